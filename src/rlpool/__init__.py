@@ -1,0 +1,89 @@
+"""rlpool: batches of RL environments stepped in parallel by a C++ thread pool.
+
+``make(task_id, env_type="gymnasium", num_envs=..., ...)`` builds a pool; see
+``list_all_envs()`` for task ids and ``make_spec(task_id).config`` for options.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import rlpool.envs  # noqa: F401  (registers every task id)
+from rlpool.registry import EnvSpec, list_all_envs, register
+
+__version__ = "0.1.0"
+__all__ = [
+    "EnvSpec",
+    "list_all_envs",
+    "make",
+    "make_dm",
+    "make_gym",
+    "make_gymnasium",
+    "make_spec",
+    "register",
+]
+
+_ENV_TYPES = ("gymnasium", "gym", "dm")
+
+
+def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
+    """Resolve ``task_id`` and options into an ``EnvSpec`` (``.config``, spaces) without building envs."""
+    return EnvSpec(task_id, **kwargs)
+
+
+def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> Any:
+    """Build a pool of ``task_id`` envs with the ``env_type`` API ("gymnasium", "gym" or "dm").
+
+    Options use EnvPool's names: ``num_envs``, ``batch_size`` (< num_envs for
+    async mode), ``num_threads``, ``seed``, ``max_episode_steps``,
+    ``autoreset_mode`` ("NextStep", "SameStep", "Disabled"),
+    ``thread_affinity_offset``, plus the task's own options.
+    """
+    if env_type == "gymnasium":
+        return make_gymnasium(task_id, **kwargs)
+    if env_type == "gym":
+        return make_gym(task_id, **kwargs)
+    if env_type == "dm":
+        return make_dm(task_id, **kwargs)
+    raise ValueError(f"env_type must be one of {_ENV_TYPES}, got {env_type!r}")
+
+
+def make_gymnasium(task_id: str, render_mode: str | None = None, **kwargs: Any) -> Any:
+    """A ``gymnasium.vector.VectorEnv`` over a pool of ``task_id`` envs."""
+    from rlpool.gymnasium_env import GymnasiumVectorEnv
+
+    return GymnasiumVectorEnv(make_spec(task_id, **kwargs), render_mode=render_mode)
+
+
+def make_gym(task_id: str, **kwargs: Any) -> Any:
+    """A pool with the gym-style ``(obs, reward, done, info)`` step."""
+    from rlpool.gym_env import GymEnv
+
+    return GymEnv(make_spec(task_id, **kwargs))
+
+
+def make_dm(task_id: str, **kwargs: Any) -> Any:
+    """A ``dm_env.Environment`` over a pool of ``task_id`` envs (needs ``rlpool[dm]``)."""
+    from rlpool.dm_env_adapter import DmEnv
+
+    return DmEnv(make_spec(task_id, **kwargs))
+
+
+def _register_with_gymnasium() -> None:
+    """Make every task reachable as ``gymnasium.make_vec("rlpool/<TaskId>", ...)``."""
+    import gymnasium
+
+    for task_id in list_all_envs():
+        gym_id = f"rlpool/{task_id}"
+        if gym_id not in gymnasium.registry:
+            gymnasium.register(id=gym_id, vector_entry_point=_vector_entry_point(task_id))
+
+
+def _vector_entry_point(task_id: str) -> Any:
+    def create(num_envs: int = 1, **kwargs: Any) -> Any:
+        return make_gymnasium(task_id, num_envs=num_envs, **kwargs)
+
+    return create
+
+
+_register_with_gymnasium()

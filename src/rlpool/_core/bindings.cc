@@ -1,0 +1,522 @@
+// Python bindings: the thin layer between a Python call and the engine.
+//
+// It checks and converts actions into the pool's action slots, releases the GIL
+// while the engine works, and hands back numpy arrays that view batch blocks.
+// Each block's arrays are made once and reused: a block whose arrays nobody but
+// this cache references is free to be written again, so results Python still
+// holds are never overwritten and a steady loop allocates nothing.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/variant.h>
+#include <nanobind/stl/vector.h>
+
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <optional>
+
+#include "pool.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace rlpool {
+namespace {
+
+nb::dlpack::dtype to_dlpack(DType dtype) {
+  switch (dtype) {
+    case DType::kBool: return nb::dtype<bool>();
+    case DType::kUInt8: return nb::dtype<std::uint8_t>();
+    case DType::kInt32: return nb::dtype<std::int32_t>();
+    case DType::kInt64: return nb::dtype<std::int64_t>();
+    case DType::kFloat32: return nb::dtype<float>();
+    case DType::kFloat64: return nb::dtype<double>();
+  }
+  return nb::dtype<std::uint8_t>();
+}
+
+std::string describe_dtype(nb::dlpack::dtype d) {
+  switch (static_cast<nb::dlpack::dtype_code>(d.code)) {
+    case nb::dlpack::dtype_code::Int: return "int" + std::to_string(d.bits);
+    case nb::dlpack::dtype_code::UInt: return "uint" + std::to_string(d.bits);
+    case nb::dlpack::dtype_code::Float: return "float" + std::to_string(d.bits);
+    case nb::dlpack::dtype_code::Bool: return "bool";
+    default: return "dtype code " + std::to_string(d.code) + " with " + std::to_string(d.bits) + " bits";
+  }
+}
+
+std::string shape_str(const std::vector<std::int64_t>& shape) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += std::to_string(shape[i]) + (shape.size() == 1 ? "," : i + 1 < shape.size() ? ", " : "");
+  return s + ")";
+}
+
+nb::dict array_spec_dict(const ArraySpec& a) {
+  nb::dict d;
+  d["name"] = a.name;
+  d["dtype"] = dtype_name(a.dtype);
+  d["shape"] = nb::tuple(nb::cast(a.shape));
+  d["low"] = nb::cast(a.low);
+  d["high"] = nb::cast(a.high);
+  return d;
+}
+
+using Array = nb::ndarray<nb::ro, nb::device::cpu>;
+
+// A block and the numpy arrays that view it, made once.
+struct Entry {
+  std::shared_ptr<Block> block;
+  std::vector<nb::object> arrays;  // one per layout field
+
+  bool free() const {
+    if (block->owned_by_pool) return false;
+    for (const auto& a : arrays) {
+      if (Py_REFCNT(a.ptr()) != 1) return false;
+    }
+    return true;
+  }
+};
+
+class PyPool {
+ public:
+  PyPool(const std::string& env_type, const std::map<std::string, OptionValue>& config, int num_envs, int batch_size,
+         int num_threads, int thread_affinity_offset, const std::vector<std::uint64_t>& seeds, int max_episode_steps,
+         const std::string& autoreset_mode) {
+    if (num_envs < 1) throw nb::value_error("num_envs must be >= 1");
+    if (batch_size < 1 || batch_size > num_envs) {
+      throw nb::value_error(("batch_size must be in [1, num_envs=" + std::to_string(num_envs) + "], got " +
+                             std::to_string(batch_size)).c_str());
+    }
+    if (num_threads < 1) throw nb::value_error("num_threads must be >= 1");
+    if (seeds.size() != static_cast<std::size_t>(num_envs)) throw nb::value_error("need one seed per env");
+    if (max_episode_steps < 0) throw nb::value_error("max_episode_steps must be >= 0");
+    PoolOptions o;
+    o.env_type = env_type;
+    o.config = Config(config);
+    o.num_envs = num_envs;
+    o.batch_size = batch_size;
+    o.num_threads = num_threads;
+    o.thread_affinity_offset = thread_affinity_offset;
+    o.seeds = seeds;
+    o.max_episode_steps = max_episode_steps;
+    if (autoreset_mode == "NextStep") {
+      o.autoreset_mode = AutoresetMode::kNextStep;
+    } else if (autoreset_mode == "SameStep") {
+      o.autoreset_mode = AutoresetMode::kSameStep;
+    } else if (autoreset_mode == "Disabled") {
+      o.autoreset_mode = AutoresetMode::kDisabled;
+    } else {
+      throw nb::value_error(("autoreset_mode must be NextStep, SameStep or Disabled, got " + autoreset_mode).c_str());
+    }
+    pool_ = std::make_unique<Pool>(std::move(o));
+    const auto& spec = pool_->spec();
+    single_obs_ = spec.obs.size() == 1 && spec.obs[0].name == "obs";
+    for (std::size_t i = 0; i < pool_->ring_size(); ++i) pool_->set_ring_block(i, acquire().block);
+  }
+
+  ~PyPool() {
+    if (pool_) {
+      nb::gil_scoped_release release;
+      pool_->close();
+    }
+  }
+
+  nb::tuple step(nb::handle actions, nb::handle env_id) {
+    Guard g(this);
+    if (env_id.is_none() && pool_->is_sync()) {
+      const int n = pool_->num_envs();
+      std::vector<int> ids(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) ids[static_cast<std::size_t>(i)] = i;
+      pool_->check_env_ids(ids, false);
+      write_actions(actions, ids);
+      Entry& e = acquire();
+      {
+        nb::gil_scoped_release release;
+        pool_->step_all(*e.block);
+      }
+      last_ = e.block;
+      return result(e, true);
+    }
+    send_impl(actions, env_id, false);
+    return recv_impl();
+  }
+
+  void send(nb::handle actions, nb::handle env_id) {
+    Guard g(this);
+    send_impl(actions, env_id, false);
+  }
+
+  nb::tuple recv() {
+    Guard g(this);
+    return recv_impl();
+  }
+
+  void async_reset() {
+    Guard g(this);
+    std::vector<int> ids = all_ids();
+    pool_->check_env_ids(ids, true);
+    nb::gil_scoped_release release;
+    pool_->send(ids, true);
+  }
+
+  // Sync mode: reset `env_id` (None: all) and return (obs, info) for all envs;
+  // rows of envs not reset repeat their last results. Async mode: send resets
+  // and return the next batch, as EnvPool does.
+  nb::tuple reset(nb::handle env_id) {
+    Guard g(this);
+    std::vector<int> ids = env_id.is_none() ? all_ids() : to_ids(env_id);
+    pool_->check_env_ids(ids, true);
+    if (!pool_->is_sync()) {
+      {
+        nb::gil_scoped_release release;
+        pool_->send(ids, true);
+      }
+      nb::tuple r = recv_impl();
+      return nb::make_tuple(r[0], r[4]);
+    }
+    Entry& e = acquire();
+    if (ids.size() != static_cast<std::size_t>(pool_->num_envs()) && last_) {
+      e.block->copy_rows_from(*last_);
+    }
+    {
+      nb::gil_scoped_release release;
+      pool_->reset_into(ids, *e.block);
+    }
+    last_ = e.block;
+    nb::tuple r = result(e, false);
+    return nb::make_tuple(r[0], r[4]);
+  }
+
+  void seed(nb::handle env_id, const std::vector<std::uint64_t>& seeds) {
+    Guard g(this);
+    std::vector<int> ids = env_id.is_none() ? all_ids() : to_ids(env_id);
+    if (ids.size() != seeds.size()) throw nb::value_error("need one seed per env_id");
+    pool_->check_env_ids(ids, true);
+    for (std::size_t i = 0; i < ids.size(); ++i) pool_->seed(ids[i], seeds[i]);
+  }
+
+  nb::bytes get_state(int env_id) {
+    Guard g(this);
+    pool_->check_env_ids({env_id}, true);
+    std::string s = pool_->get_state(env_id);
+    return nb::bytes(s.data(), s.size());
+  }
+
+  void set_state(int env_id, nb::bytes state) {
+    Guard g(this);
+    pool_->check_env_ids({env_id}, true);
+    pool_->set_state(env_id, std::string_view(state.c_str(), state.size()));
+  }
+
+  void close() {
+    std::unique_lock<std::mutex> lock(api_mu_, std::try_to_lock);
+    if (!lock.owns_lock()) throw std::runtime_error("close() called while another thread is using the pool");
+    if (pool_->closed()) return;
+    nb::gil_scoped_release release;
+    pool_->close();
+  }
+
+  bool closed() const { return pool_->closed(); }
+  int num_envs() const { return pool_->num_envs(); }
+  int batch_size() const { return pool_->batch_size(); }
+  int num_threads() const { return pool_->options().num_threads; }
+  int max_episode_steps() const { return pool_->options().max_episode_steps; }
+
+ private:
+  // One Python thread at a time: a second concurrent caller gets an error, not a race.
+  struct Guard {
+    explicit Guard(PyPool* p) : lock(p->api_mu_, std::try_to_lock) {
+      if (!lock.owns_lock()) throw std::runtime_error("the pool is being used by another thread");
+      if (p->pool_->closed()) throw std::runtime_error("the pool is closed");
+    }
+    std::unique_lock<std::mutex> lock;
+  };
+
+  std::vector<int> all_ids() const {
+    std::vector<int> ids(static_cast<std::size_t>(pool_->num_envs()));
+    for (int i = 0; i < pool_->num_envs(); ++i) ids[static_cast<std::size_t>(i)] = i;
+    return ids;
+  }
+
+  static Array as_array(nb::handle h) {
+    Array arr;
+    if (nb::try_cast(h, arr, false)) return arr;
+    static nb::object asarray = nb::module_::import_("numpy").attr("asarray");
+    nb::object converted = asarray(h);
+    if (!nb::try_cast(converted, arr, false)) throw nb::type_error("expected a numpy array");
+    return arr;
+  }
+
+  static std::vector<int> to_ids(nb::handle h) {
+    if (PyLong_Check(h.ptr())) {
+      throw nb::type_error("env_id must be a sequence or array of ints, not a single int");
+    }
+    Array arr = as_array(h);
+    const auto code = static_cast<nb::dlpack::dtype_code>(arr.dtype().code);
+    if ((code != nb::dlpack::dtype_code::Int && code != nb::dlpack::dtype_code::UInt) || arr.ndim() != 1) {
+      throw nb::type_error(("env_id must be a 1-D array of integers, got " + describe_dtype(arr.dtype()) + " with " +
+                            std::to_string(arr.ndim()) + " dimensions").c_str());
+    }
+    std::vector<int> ids(arr.shape(0));
+    const auto* base = static_cast<const std::byte*>(arr.data());
+    const std::size_t item = arr.itemsize();
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const std::byte* p = base + static_cast<std::int64_t>(i) * arr.stride(0) * static_cast<std::int64_t>(item);
+      std::int64_t v = read_int(p, arr.dtype());
+      ids[i] = (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) ? -1 : static_cast<int>(v);
+      if (ids[i] < 0 && v >= 0) ids[i] = std::numeric_limits<int>::max();
+    }
+    return ids;
+  }
+
+  static std::int64_t read_int(const std::byte* p, nb::dlpack::dtype d) {
+    const bool is_signed = d.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::Int);
+    switch (d.bits) {
+      case 8: return is_signed ? static_cast<std::int64_t>(*reinterpret_cast<const std::int8_t*>(p))
+                               : static_cast<std::int64_t>(*reinterpret_cast<const std::uint8_t*>(p));
+      case 16: return is_signed ? static_cast<std::int64_t>(*reinterpret_cast<const std::int16_t*>(p))
+                                : static_cast<std::int64_t>(*reinterpret_cast<const std::uint16_t*>(p));
+      case 32: return is_signed ? static_cast<std::int64_t>(*reinterpret_cast<const std::int32_t*>(p))
+                                : static_cast<std::int64_t>(*reinterpret_cast<const std::uint32_t*>(p));
+      default: {
+        if (is_signed) return *reinterpret_cast<const std::int64_t*>(p);
+        const std::uint64_t u = *reinterpret_cast<const std::uint64_t*>(p);
+        return u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+                   ? std::numeric_limits<std::int64_t>::max()
+                   : static_cast<std::int64_t>(u);
+      }
+    }
+  }
+
+  // Checks `actions` against the action spec and copies them into the action
+  // slots of `ids` (row i of actions -> env ids[i]). Nothing is written unless
+  // every row is valid.
+  void write_actions(nb::handle actions, const std::vector<int>& ids) {
+    const ArraySpec& spec = pool_->spec().action;
+    Array arr = as_array(actions);
+    const std::size_t n = ids.size();
+    std::vector<std::int64_t> expected{static_cast<std::int64_t>(n)};
+    expected.insert(expected.end(), spec.shape.begin(), spec.shape.end());
+    bool shape_ok = arr.ndim() == expected.size();
+    for (std::size_t i = 0; shape_ok && i < expected.size(); ++i) {
+      shape_ok = static_cast<std::int64_t>(arr.shape(i)) == expected[i];
+    }
+    if (!shape_ok) {
+      std::vector<std::int64_t> got;
+      for (std::size_t i = 0; i < arr.ndim(); ++i) got.push_back(static_cast<std::int64_t>(arr.shape(i)));
+      throw nb::value_error(("actions must have shape " + shape_str(expected) + ", got " + shape_str(got)).c_str());
+    }
+    const auto d = arr.dtype();
+    const auto code = static_cast<nb::dlpack::dtype_code>(d.code);
+    const auto* base = static_cast<const std::byte*>(arr.data());
+    const auto item = static_cast<std::int64_t>(arr.itemsize());
+    if (pool_->spec().discrete_action()) {
+      if (code != nb::dlpack::dtype_code::Int && code != nb::dlpack::dtype_code::UInt) {
+        throw nb::type_error(("discrete actions must be integers, got dtype " + describe_dtype(d)).c_str());
+      }
+      const auto high = static_cast<std::int64_t>(spec.high.at(0));
+      scratch_int_.resize(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t v = read_int(base + static_cast<std::int64_t>(i) * arr.stride(0) * item, d);
+        if (v < 0 || v > high) {
+          throw nb::value_error(("action " + std::to_string(v) + " for env " + std::to_string(ids[i]) +
+                                 " is out of range [0, " + std::to_string(high) + "]")
+                                    .c_str());
+        }
+        scratch_int_[i] = v;
+      }
+      for (std::size_t i = 0; i < n; ++i) *static_cast<std::int64_t*>(pool_->action_slot(ids[i])) = scratch_int_[i];
+      return;
+    }
+    if (code != nb::dlpack::dtype_code::Float || (d.bits != 32 && d.bits != 64)) {
+      throw nb::type_error(("continuous actions must be float32 or float64, got dtype " + describe_dtype(d)).c_str());
+    }
+    const std::size_t dim = static_cast<std::size_t>(spec.num_elements());
+    scratch_float_.resize(n * dim);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < dim; ++j) {
+        // Flat index j over the trailing dims, honouring strides.
+        std::int64_t offset = static_cast<std::int64_t>(i) * arr.stride(0);
+        std::size_t rest = j;
+        for (std::size_t k = arr.ndim(); k-- > 1;) {
+          offset += static_cast<std::int64_t>(rest % arr.shape(k)) * arr.stride(k);
+          rest /= arr.shape(k);
+        }
+        const std::byte* p = base + offset * item;
+        const double v = d.bits == 32 ? static_cast<double>(*reinterpret_cast<const float*>(p))
+                                      : *reinterpret_cast<const double*>(p);
+        if (!std::isfinite(v)) {
+          throw nb::value_error(("action for env " + std::to_string(ids[i]) + " is not finite (" +
+                                 std::to_string(v) + ")")
+                                    .c_str());
+        }
+        scratch_float_[i * dim + j] = v;
+      }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      std::memcpy(pool_->action_slot(ids[i]), scratch_float_.data() + i * dim, dim * sizeof(double));
+    }
+  }
+
+  void send_impl(nb::handle actions, nb::handle env_id, bool reset) {
+    std::vector<int> ids = env_id.is_none() ? all_ids() : to_ids(env_id);
+    if (env_id.is_none() && pool_->in_flight() > 0) {
+      throw nb::value_error("env_id is required while some envs are in flight (async mode)");
+    }
+    pool_->check_env_ids(ids, reset);
+    if (!reset) write_actions(actions, ids);
+    nb::gil_scoped_release release;
+    pool_->send(ids, reset);
+  }
+
+  nb::tuple recv_impl() {
+    Entry& replacement = acquire();
+    replacement.block->owned_by_pool = true;  // reserve it before we scan again
+    std::shared_ptr<Block> full;
+    try {
+      nb::gil_scoped_release release;
+      full = pool_->recv(replacement.block);
+    } catch (...) {
+      replacement.block->owned_by_pool = false;
+      throw;
+    }
+    pool_->rethrow_task_error();
+    for (auto& e : cache_) {
+      if (e.block == full) return result(e, true);
+    }
+    throw std::logic_error("received a block the cache does not know");
+  }
+
+  // A free block with its arrays, from the cache or newly made.
+  Entry& acquire() {
+    for (std::size_t k = 0; k < cache_.size(); ++k) {
+      const std::size_t i = (next_ + k) % cache_.size();
+      if (cache_[i].free() && cache_[i].block != last_) {
+        next_ = i + 1;
+        return cache_[i];
+      }
+    }
+    // All busy (Python holds them): forget the oldest one Python holds, so the
+    // scan stays short; its arrays keep its memory alive for as long as needed.
+    const std::size_t limit = pool_->ring_size() + 4;
+    if (cache_.size() >= limit) {
+      for (std::size_t i = 0; i < cache_.size(); ++i) {
+        if (!cache_[i].block->owned_by_pool && cache_[i].block != last_) {
+          cache_.erase(cache_.begin() + static_cast<std::ptrdiff_t>(i));
+          break;
+        }
+      }
+    }
+    cache_.push_back(make_entry());
+    next_ = 0;
+    return cache_.back();
+  }
+
+  Entry make_entry() {
+    Entry e;
+    e.block = std::make_shared<Block>(pool_->layout(), pool_->batch_size());
+    nb::object owner = nb::cast(e.block);
+    const Layout& lay = *pool_->layout();
+    for (std::size_t f = 0; f < lay.fields.size(); ++f) {
+      const Field& field = lay.fields[f];
+      std::vector<std::size_t> shape{static_cast<std::size_t>(e.block->rows())};
+      for (auto d : field.shape) shape.push_back(static_cast<std::size_t>(d));
+      nb::ndarray<nb::numpy> arr(e.block->field(f), shape.size(), shape.data(), owner, nullptr,
+                                 to_dlpack(field.dtype));
+      e.arrays.push_back(arr.cast());
+    }
+    return e;
+  }
+
+  nb::object obs_of(const Entry& e, std::size_t first) const {
+    if (single_obs_) return e.arrays[first];
+    nb::dict d;
+    const Layout& lay = *pool_->layout();
+    for (std::size_t i = 0; i < lay.num_obs; ++i) d[lay.fields[first + i].name.c_str()] = e.arrays[first + i];
+    return d;
+  }
+
+  nb::tuple result(const Entry& e, bool with_final) const {
+    const Layout& lay = *pool_->layout();
+    nb::dict info;
+    info["env_id"] = e.arrays[lay.env_id()];
+    info["elapsed_step"] = e.arrays[lay.elapsed_step()];
+    for (std::size_t i = 0; i < lay.num_info; ++i) info[lay.fields[lay.info(i)].name.c_str()] = e.arrays[lay.info(i)];
+    if (with_final && lay.has_final()) {
+      nb::dict final_info;
+      final_info["elapsed_step"] = e.arrays[lay.final_elapsed_step()];
+      for (std::size_t i = 0; i < lay.num_info; ++i) {
+        final_info[lay.fields[lay.final_info(i)].name.c_str()] = e.arrays[lay.final_info(i)];
+      }
+      info["_rlpool_final"] = nb::make_tuple(obs_of(e, lay.final_obs(0)), final_info);
+    }
+    return nb::make_tuple(obs_of(e, 0), e.arrays[lay.reward()], e.arrays[lay.terminated()],
+                          e.arrays[lay.truncated()], info);
+  }
+
+  std::unique_ptr<Pool> pool_;
+  std::vector<Entry> cache_;
+  std::size_t next_ = 0;
+  std::shared_ptr<Block> last_;  // sync: the latest full result, for partial resets
+  bool single_obs_ = true;
+  std::mutex api_mu_;
+  std::vector<std::int64_t> scratch_int_;
+  std::vector<double> scratch_float_;
+};
+
+nb::dict env_spec(const std::string& env_type, const std::map<std::string, OptionValue>& config) {
+  const EnvSpec s = find_env_type(env_type).spec(Config(config));
+  nb::list obs, info;
+  for (const auto& a : s.obs) obs.append(array_spec_dict(a));
+  for (const auto& a : s.info) info.append(array_spec_dict(a));
+  nb::dict d;
+  d["obs"] = obs;
+  d["action"] = array_spec_dict(s.action);
+  d["info"] = info;
+  return d;
+}
+
+nb::list env_types() {
+  nb::list out;
+  for (const auto& name : env_type_names()) {
+    const EnvType& t = find_env_type(name);
+    nb::list options;
+    for (const auto& o : t.options) options.append(nb::make_tuple(o.name, o.default_value, o.doc));
+    out.append(nb::make_tuple(name, options));
+  }
+  return out;
+}
+
+}  // namespace
+}  // namespace rlpool
+
+NB_MODULE(_rlpool_core, m) {
+  using rlpool::PyPool;
+  m.doc() = "rlpool's C++ engine: a pool of environments stepped by worker threads.";
+  nb::class_<rlpool::Block>(m, "_Block");
+  m.def("env_spec", &rlpool::env_spec, "env_type"_a, "config"_a,
+        "The arrays an env type writes and its action, for a configuration.");
+  m.def("env_types", &rlpool::env_types, "Registered C++ env types and their options (name, default, doc).");
+  nb::class_<PyPool>(m, "Pool")
+      .def(nb::init<const std::string&, const std::map<std::string, rlpool::OptionValue>&, int, int, int, int,
+                    const std::vector<std::uint64_t>&, int, const std::string&>(),
+           "env_type"_a, "config"_a, "num_envs"_a, "batch_size"_a, "num_threads"_a, "thread_affinity_offset"_a,
+           "seeds"_a, "max_episode_steps"_a, "autoreset_mode"_a)
+      .def("step", &PyPool::step, "actions"_a, "env_id"_a = nb::none())
+      .def("send", &PyPool::send, "actions"_a, "env_id"_a = nb::none())
+      .def("recv", &PyPool::recv)
+      .def("reset", &PyPool::reset, "env_id"_a = nb::none())
+      .def("async_reset", &PyPool::async_reset)
+      .def("seed", &PyPool::seed, "env_id"_a, "seeds"_a)
+      .def("get_state", &PyPool::get_state, "env_id"_a)
+      .def("set_state", &PyPool::set_state, "env_id"_a, "state"_a)
+      .def("close", &PyPool::close)
+      .def_prop_ro("closed", &PyPool::closed)
+      .def_prop_ro("num_envs", &PyPool::num_envs)
+      .def_prop_ro("batch_size", &PyPool::batch_size)
+      .def_prop_ro("num_threads", &PyPool::num_threads)
+      .def_prop_ro("max_episode_steps", &PyPool::max_episode_steps);
+}

@@ -1,0 +1,152 @@
+// The environment interface: what one env declares and what it implements.
+//
+// An env is a plain C++ class deriving from `Env`, plus one `register_env_type`
+// call that says which options it takes and which arrays it writes. The engine
+// (pool.h) owns episode bookkeeping -- elapsed steps, time-limit truncation,
+// autoreset, seeding -- so an env only implements the dynamics.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "rng.h"
+
+namespace rlpool {
+
+enum class DType : std::uint8_t { kBool, kUInt8, kInt32, kInt64, kFloat32, kFloat64 };
+
+std::size_t dtype_size(DType dtype);
+const char* dtype_name(DType dtype);
+
+// One array an env writes per step (an observation or an info entry), or its
+// action. `shape` is the per-env shape; bounds are empty (unbounded), one value
+// (broadcast) or one value per element.
+struct ArraySpec {
+  std::string name;
+  DType dtype = DType::kFloat32;
+  std::vector<std::int64_t> shape;
+  std::vector<double> low;
+  std::vector<double> high;
+
+  std::int64_t num_elements() const {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+  }
+  std::size_t num_bytes() const { return static_cast<std::size_t>(num_elements()) * dtype_size(dtype); }
+};
+
+// What an env of a given configuration looks like from outside.
+struct EnvSpec {
+  // One entry named "obs" is a plain array observation; several entries make a
+  // dict observation keyed by name.
+  std::vector<ArraySpec> obs;
+  // Discrete actions: dtype kInt64, shape {}, low {0}, high {n - 1}.
+  // Continuous actions: dtype kFloat64 internally (float32 or float64 accepted
+  // from Python), shape {dim}, low/high per element.
+  ArraySpec action;
+  // Env-specific info entries (the engine adds env_id and elapsed_step itself).
+  std::vector<ArraySpec> info;
+
+  bool discrete_action() const { return action.dtype == DType::kInt64; }
+};
+
+using OptionValue = std::variant<bool, std::int64_t, double, std::string>;
+
+struct Option {
+  std::string name;
+  OptionValue default_value;
+  std::string doc;
+};
+
+// Option values after Python validated and typed them.
+class Config {
+ public:
+  Config() = default;
+  explicit Config(std::map<std::string, OptionValue> values) : values_(std::move(values)) {}
+
+  bool get_bool(const std::string& name) const { return get<bool>(name); }
+  std::int64_t get_int(const std::string& name) const { return get<std::int64_t>(name); }
+  double get_double(const std::string& name) const { return get<double>(name); }
+  const std::string& get_string(const std::string& name) const { return get<std::string>(name); }
+
+ private:
+  template <class T>
+  const T& get(const std::string& name) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) throw std::invalid_argument("missing option '" + name + "'");
+    if (auto* v = std::get_if<T>(&it->second)) return *v;
+    throw std::invalid_argument("option '" + name + "' has the wrong type");
+  }
+  std::map<std::string, OptionValue> values_;
+};
+
+// The action for one env, stored by the engine in its per-env action buffer.
+struct Action {
+  const void* data;
+  std::int64_t discrete() const { return *static_cast<const std::int64_t*>(data); }
+  const double* continuous() const { return static_cast<const double*>(data); }
+};
+
+// Where one env writes one step's results: its row of each batch array.
+struct Output {
+  void* const* obs;   // one pointer per EnvSpec::obs entry
+  void* const* info;  // one pointer per EnvSpec::info entry
+  double* reward;
+  bool* terminated;
+
+  template <class T>
+  T* obs_as(std::size_t i = 0) const { return static_cast<T*>(obs[i]); }
+  template <class T>
+  T* info_as(std::size_t i) const { return static_cast<T*>(info[i]); }
+};
+
+class Env {
+ public:
+  virtual ~Env() = default;
+  // Start a new episode: write the first observation (and info).
+  virtual void reset(Rng& rng, const Output& out) = 0;
+  // Advance one step: write observation, reward, terminated (and info).
+  virtual void step(const Action& action, Rng& rng, const Output& out) = 0;
+  // Snapshot and restore of the dynamic state, as raw bytes. Optional.
+  virtual std::string get_state() const { throw std::logic_error("this env does not support get_state"); }
+  virtual void set_state(std::string_view /*state*/) { throw std::logic_error("this env does not support set_state"); }
+};
+
+// A registered kind of env: its options and how to build its spec and instances.
+struct EnvType {
+  std::string name;
+  std::vector<Option> options;
+  std::function<EnvSpec(const Config&)> spec;
+  std::function<std::unique_ptr<Env>(const Config&)> create;
+};
+
+// Registers at static-initialisation time; returns true so that a file can write
+// `static const bool registered = register_env_type({...});`.
+bool register_env_type(EnvType type);
+const EnvType& find_env_type(const std::string& name);
+std::vector<std::string> env_type_names();
+
+// Helper for state snapshots of plain structs.
+template <class T>
+std::string pod_state(const T& value) {
+  return std::string(reinterpret_cast<const char*>(&value), sizeof(T));
+}
+template <class T>
+void load_pod_state(std::string_view bytes, T& value) {
+  if (bytes.size() != sizeof(T)) {
+    throw std::invalid_argument("state has " + std::to_string(bytes.size()) + " bytes, expected " +
+                                std::to_string(sizeof(T)));
+  }
+  std::memcpy(&value, bytes.data(), sizeof(T));
+}
+
+}  // namespace rlpool

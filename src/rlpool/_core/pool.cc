@@ -1,0 +1,346 @@
+#include "pool.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+namespace rlpool {
+
+namespace {
+// A batch whose estimated cost is below this runs on the calling thread:
+// waking a sleeping worker costs several microseconds.
+constexpr double kInlineBudgetNs = 30000.0;
+// Time one task in this many to keep the cost estimate fresh.
+constexpr std::uint32_t kSampleEvery = 16;
+
+double now_ns() {
+  return static_cast<double>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+}  // namespace
+
+Pool::Pool(PoolOptions options) : options_(std::move(options)) {
+  const EnvType& type = find_env_type(options_.env_type);
+  spec_ = type.spec(options_.config);
+  if (spec_.obs.empty() || spec_.obs.size() > 16 || spec_.info.size() > 16) {
+    throw std::logic_error("env type '" + options_.env_type + "' declares 1..16 obs and <= 16 info entries");
+  }
+  layout_ = std::make_shared<Layout>(spec_, options_.autoreset_mode);
+
+  const int n = options_.num_envs;
+  action_stride_ = spec_.discrete_action() ? sizeof(std::int64_t)
+                                           : sizeof(double) * static_cast<std::size_t>(spec_.action.num_elements());
+  actions_.resize(action_stride_ * static_cast<std::size_t>(n));
+  envs_.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    auto& e = envs_[static_cast<std::size_t>(i)];
+    e.env = type.create(options_.config);
+    e.rng.seed_with(options_.seeds[static_cast<std::size_t>(i)]);
+  }
+
+  if (!is_sync()) {
+    staging_ = std::make_unique<Block>(layout_, n);
+    // Completed-but-unreceived results never span more than this many blocks.
+    const int bs = options_.batch_size;
+    ring_.resize(static_cast<std::size_t>((n + bs - 1) / bs + 1));
+  } else {
+    ring_.resize(1);
+  }
+
+  // In sync mode the caller works too, so it needs one worker fewer.
+  const int workers = is_sync() ? options_.num_threads - 1 : options_.num_threads;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  for (int w = 0; w < workers; ++w) {
+    workers_.emplace_back([this, w] { worker_loop(w); });
+    if (options_.thread_affinity_offset >= 0) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(static_cast<unsigned>(options_.thread_affinity_offset + w) % cores, &set);
+      pthread_setaffinity_np(workers_.back().native_handle(), sizeof(set), &set);
+    }
+  }
+}
+
+Pool::~Pool() { close(); }
+
+void Pool::close() {
+  if (closed_) return;
+  closed_ = true;
+  {
+    std::lock_guard<std::mutex> lock(queue_mu_);
+    stop_ = true;
+  }
+  queue_cv_.notify_all();
+  for (auto& t : workers_) t.join();
+  workers_.clear();
+}
+
+void Pool::set_ring_block(std::size_t i, std::shared_ptr<Block> block) {
+  block->filled.store(0, std::memory_order_relaxed);
+  block->owned_by_pool = true;
+  ring_[i] = std::move(block);
+}
+
+void Pool::check_env_ids(const std::vector<int>& env_ids, bool reset) const {
+  std::vector<bool> seen(static_cast<std::size_t>(num_envs()), false);
+  for (int id : env_ids) {
+    if (id < 0 || id >= num_envs()) {
+      throw std::out_of_range("env_id " + std::to_string(id) + " is out of range [0, " + std::to_string(num_envs()) +
+                              ")");
+    }
+    const auto& e = envs_[static_cast<std::size_t>(id)];
+    if (seen[static_cast<std::size_t>(id)]) {
+      throw std::invalid_argument("env_id " + std::to_string(id) + " appears more than once in one call");
+    }
+    seen[static_cast<std::size_t>(id)] = true;
+    if (e.in_flight) {
+      throw std::invalid_argument("env_id " + std::to_string(id) +
+                                  " is already in flight: recv() its result before sending it again");
+    }
+    if (reset) continue;
+    if (!e.started) {
+      throw std::invalid_argument("env_id " + std::to_string(id) + " has not been reset: call reset() first");
+    }
+    if (e.finished) {
+      throw std::invalid_argument("env_id " + std::to_string(id) +
+                                  " finished its episode and autoreset_mode is Disabled: reset it with "
+                                  "reset(options={'reset_mask': mask}) before stepping it again");
+    }
+  }
+}
+
+bool Pool::cheap(std::size_t tasks) const {
+  return task_ns_.load(std::memory_order_relaxed) * static_cast<double>(tasks) < kInlineBudgetNs;
+}
+
+void Pool::step_all(Block& out) {
+  std::vector<int> ids(static_cast<std::size_t>(num_envs()));
+  for (int i = 0; i < num_envs(); ++i) ids[static_cast<std::size_t>(i)] = i;
+  out.filled.store(0, std::memory_order_relaxed);
+  dispatch(ids, &out, /*allow_inline=*/true);
+  wait_filled(out, num_envs());
+  for (int id : ids) envs_[static_cast<std::size_t>(id)].in_flight = false;
+  in_flight_ -= num_envs();
+  rethrow_task_error();
+}
+
+void Pool::reset_into(const std::vector<int>& env_ids, Block& out) {
+  for (int id : env_ids) envs_[static_cast<std::size_t>(id)].reset_requested = true;
+  out.filled.store(0, std::memory_order_relaxed);
+  dispatch(env_ids, &out, /*allow_inline=*/true);
+  wait_filled(out, static_cast<int>(env_ids.size()));
+  for (int id : env_ids) envs_[static_cast<std::size_t>(id)].in_flight = false;
+  in_flight_ -= static_cast<int>(env_ids.size());
+  rethrow_task_error();
+}
+
+void Pool::send(const std::vector<int>& env_ids, bool reset) {
+  if (reset) {
+    for (int id : env_ids) envs_[static_cast<std::size_t>(id)].reset_requested = true;
+  }
+  // Sync mode writes straight into the one ring block, row = env id.
+  dispatch(env_ids, is_sync() ? ring_[0].get() : nullptr, /*allow_inline=*/false);
+}
+
+std::shared_ptr<Block> Pool::recv(std::shared_ptr<Block> replacement) {
+  const int bs = batch_size();
+  if (in_flight_ < bs) {
+    throw std::logic_error("recv() needs at least batch_size=" + std::to_string(bs) +
+                           " envs in flight, but only " + std::to_string(in_flight_) +
+                           " are: send() actions first");
+  }
+  const std::size_t pos = received_blocks_ % ring_.size();
+  Block& block = *ring_[pos];
+  wait_filled(block, bs);
+  std::shared_ptr<Block> full = std::move(ring_[pos]);
+  full->owned_by_pool = false;
+  set_ring_block(pos, std::move(replacement));
+  ++received_blocks_;
+  in_flight_ -= bs;
+  for (int r = 0; r < bs; ++r) envs_[static_cast<std::size_t>(full->at<std::int32_t>(layout_->env_id(), r))].in_flight = false;
+  return full;
+}
+
+void Pool::dispatch(const std::vector<int>& env_ids, Block* target, bool allow_inline) {
+  for (int id : env_ids) {
+    auto& e = envs_[static_cast<std::size_t>(id)];
+    e.in_flight = true;
+    e.target = target;
+  }
+  in_flight_ += static_cast<int>(env_ids.size());
+  const bool run_inline = allow_inline && (workers_.empty() || cheap(env_ids.size()));
+  if (run_inline) {
+    const double start = now_ns();
+    for (int id : env_ids) run_task(id);
+    if (!env_ids.empty()) {
+      task_ns_.store((now_ns() - start) / static_cast<double>(env_ids.size()), std::memory_order_relaxed);
+    }
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(queue_mu_);
+    queue_.insert(queue_.end(), env_ids.begin(), env_ids.end());
+    queued_.fetch_add(static_cast<int>(env_ids.size()), std::memory_order_relaxed);
+  }
+  // Cheap work waits for the caller to do it in recv(); worth-it work wakes workers.
+  if (!workers_.empty() && !cheap(env_ids.size())) queue_cv_.notify_all();
+}
+
+bool Pool::try_pop(int& env_id) {
+  if (queued_.load(std::memory_order_relaxed) == 0) return false;
+  std::lock_guard<std::mutex> lock(queue_mu_);
+  if (queue_.empty()) return false;
+  env_id = queue_.front();
+  queue_.pop_front();
+  queued_.fetch_sub(1, std::memory_order_relaxed);
+  return true;
+}
+
+void Pool::wait_filled(Block& block, int rows) {
+  while (block.filled.load(std::memory_order_acquire) < rows) {
+    int id;
+    if (try_pop(id)) {
+      run_task(id);
+      // The cost estimate may have just learnt that the rest is worth sharing.
+      const int left = queued_.load(std::memory_order_relaxed);
+      if (left > 0 && !workers_.empty() && !cheap(static_cast<std::size_t>(left))) queue_cv_.notify_all();
+      continue;
+    }
+    // Only this thread queues work, so with the queue empty everything left is
+    // already running on a worker: sleep until a completion wakes us.
+    std::unique_lock<std::mutex> lock(done_mu_);
+    done_cv_.wait(lock, [&] { return block.filled.load(std::memory_order_acquire) >= rows; });
+  }
+}
+
+void Pool::notify_done() {
+  { std::lock_guard<std::mutex> lock(done_mu_); }
+  done_cv_.notify_all();
+}
+
+void Pool::worker_loop(int /*index*/) {
+  for (;;) {
+    int id;
+    {
+      std::unique_lock<std::mutex> lock(queue_mu_);
+      queue_cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (stop_) return;
+      id = queue_.front();
+      queue_.pop_front();
+      queued_.fetch_sub(1, std::memory_order_relaxed);
+    }
+    run_task(id);
+  }
+}
+
+void Pool::run_task(int env_id) {
+  EnvSlot& e = envs_[static_cast<std::size_t>(env_id)];
+  const bool sample = samples_.fetch_add(1, std::memory_order_relaxed) % kSampleEvery == 0;
+  const double start = sample ? now_ns() : 0.0;
+  Block* target = e.target;
+  Block& block = target != nullptr ? *target : *staging_;
+  try {
+    execute(e, env_id, block, env_id);
+  } catch (const std::exception& ex) {
+    std::lock_guard<std::mutex> lock(error_mu_);
+    if (task_error_.empty()) task_error_ = "env " + std::to_string(env_id) + ": " + ex.what();
+    has_task_error_.store(true, std::memory_order_release);
+  }
+  if (sample) task_ns_.store(now_ns() - start, std::memory_order_relaxed);
+
+  Block* full = nullptr;
+  if (target != nullptr) {
+    if (target->filled.fetch_add(1, std::memory_order_acq_rel) + 1 == target->rows()) full = target;
+  } else {
+    // Async: results take the next free row, so the first envs to finish come back first.
+    const std::uint64_t k = completed_.fetch_add(1, std::memory_order_acq_rel);
+    const auto bs = static_cast<std::uint64_t>(batch_size());
+    Block& dst = *ring_[(k / bs) % ring_.size()];
+    dst.copy_row(static_cast<int>(k % bs), *staging_, env_id);
+    if (dst.filled.fetch_add(1, std::memory_order_acq_rel) + 1 == batch_size()) full = &dst;
+  }
+  if (full != nullptr) notify_done();
+}
+
+void Pool::execute(EnvSlot& e, int env_id, Block& block, int row) {
+  const Layout& lay = *layout_;
+  void* obs[16];
+  void* info[16];
+  for (std::size_t i = 0; i < lay.num_obs; ++i) obs[i] = block.row(i, row);
+  for (std::size_t i = 0; i < lay.num_info; ++i) info[i] = block.row(lay.info(i), row);
+  double& reward = block.at<double>(lay.reward(), row);
+  bool& terminated = block.at<bool>(lay.terminated(), row);
+  bool& truncated = block.at<bool>(lay.truncated(), row);
+  const Output out{obs, info, &reward, &terminated};
+
+  if (e.reset_requested || e.needs_reset) {
+    e.env->reset(e.rng, out);
+    reward = 0.0;
+    terminated = truncated = false;
+    e.elapsed = 0;
+    e.started = true;
+    e.needs_reset = e.finished = e.reset_requested = false;
+  } else {
+    reward = 0.0;
+    terminated = false;
+    e.env->step(Action{action_slot(env_id)}, e.rng, out);
+    ++e.elapsed;
+    truncated = options_.max_episode_steps > 0 && e.elapsed >= options_.max_episode_steps;
+    if (terminated || truncated) {
+      switch (options_.autoreset_mode) {
+        case AutoresetMode::kNextStep:
+          e.needs_reset = true;
+          break;
+        case AutoresetMode::kDisabled:
+          e.finished = true;
+          break;
+        case AutoresetMode::kSameStep: {
+          // Keep the finished episode's last obs and info, then reset in place;
+          // reward and flags stay those of the final step.
+          for (std::size_t i = 0; i < lay.num_obs; ++i) {
+            std::memcpy(block.row(lay.final_obs(i), row), obs[i], lay.fields[i].row_bytes);
+          }
+          for (std::size_t i = 0; i < lay.num_info; ++i) {
+            std::memcpy(block.row(lay.final_info(i), row), info[i], lay.fields[lay.info(i)].row_bytes);
+          }
+          block.at<std::int32_t>(lay.final_elapsed_step(), row) = e.elapsed;
+          double unused_reward = 0.0;
+          bool unused_terminated = false;
+          e.env->reset(e.rng, Output{obs, info, &unused_reward, &unused_terminated});
+          e.elapsed = 0;
+          break;
+        }
+      }
+    }
+  }
+  block.at<std::int32_t>(lay.env_id(), row) = env_id;
+  block.at<std::int32_t>(lay.elapsed_step(), row) = e.elapsed;
+}
+
+void Pool::rethrow_task_error() {
+  if (!has_task_error_.load(std::memory_order_acquire)) return;
+  std::string message;
+  {
+    std::lock_guard<std::mutex> lock(error_mu_);
+    message.swap(task_error_);
+    has_task_error_.store(false, std::memory_order_relaxed);
+  }
+  throw std::runtime_error(message);
+}
+
+std::string Pool::get_state(int env_id) const {
+  return envs_[static_cast<std::size_t>(env_id)].env->get_state();
+}
+
+void Pool::set_state(int env_id, std::string_view state) {
+  auto& e = envs_[static_cast<std::size_t>(env_id)];
+  e.env->set_state(state);
+  e.started = true;
+  e.needs_reset = e.finished = false;
+}
+
+}  // namespace rlpool

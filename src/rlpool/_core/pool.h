@@ -1,0 +1,145 @@
+// The pool: num_envs environments, a few worker threads, and the batch buffers
+// their results land in.
+//
+// Data path: the Python thread writes actions into per-env action slots and
+// dispatches env ids (dispatch) -> a worker thread, or the caller itself when the
+// batch is too cheap for a hand-off, steps the env (run_task) -> the env writes
+// straight into its row of a batch Block (sync mode) or into a staging row that
+// is copied into the next free row of the block being filled, in completion
+// order (async mode) -> the caller waits until the block is full and hands it
+// to Python, which views its fields as numpy arrays.
+//
+// Every public method is called from one Python thread at a time (the bindings
+// enforce it); workers touch an env only between dispatch and completion.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "batch_buffer.h"
+#include "env.h"
+
+namespace rlpool {
+
+struct PoolOptions {
+  std::string env_type;
+  Config config;
+  int num_envs = 1;
+  int batch_size = 1;
+  int num_threads = 1;
+  int thread_affinity_offset = -1;
+  std::vector<std::uint64_t> seeds;  // one per env
+  int max_episode_steps = 0;         // 0: no time limit
+  AutoresetMode autoreset_mode = AutoresetMode::kNextStep;
+};
+
+class Pool {
+ public:
+  explicit Pool(PoolOptions options);
+  ~Pool();
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  const EnvSpec& spec() const { return spec_; }
+  const std::shared_ptr<const Layout>& layout() const { return layout_; }
+  const PoolOptions& options() const { return options_; }
+  int num_envs() const { return options_.num_envs; }
+  int batch_size() const { return options_.batch_size; }
+  bool is_sync() const { return options_.batch_size == options_.num_envs; }
+  bool closed() const { return closed_; }
+  int in_flight() const { return in_flight_; }
+
+  // Per-env action storage: int64 for discrete actions, action_dim doubles else.
+  void* action_slot(int env_id) { return actions_.data() + static_cast<std::size_t>(env_id) * action_stride_; }
+
+  // Throws std::invalid_argument naming the problem if these envs cannot be
+  // stepped now (out of range, repeated, in flight, never reset, or finished
+  // with autoreset disabled). With `reset`, only range/repeat/in-flight apply.
+  void check_env_ids(const std::vector<int>& env_ids, bool reset) const;
+
+  // Sync mode: step every env (actions already in the action slots) into `out`,
+  // row i = env i. Runs inline on the caller when the batch is cheap.
+  void step_all(Block& out);
+  // Resets `env_ids` into their rows of `out` (other rows untouched).
+  void reset_into(const std::vector<int>& env_ids, Block& out);
+
+  // Queue envs to step (or reset); returns at once.
+  void send(const std::vector<int>& env_ids, bool reset);
+  // Waits for the next batch_size results (helping with queued work while it
+  // waits), returns the full block and puts `replacement` in its place.
+  std::shared_ptr<Block> recv(std::shared_ptr<Block> replacement);
+  // Blocks the pool writes async results into; the bindings fill these once.
+  std::size_t ring_size() const { return ring_.size(); }
+  void set_ring_block(std::size_t i, std::shared_ptr<Block> block);
+
+  void seed(int env_id, std::uint64_t seed) { envs_[static_cast<std::size_t>(env_id)].rng.seed_with(seed); }
+  std::string get_state(int env_id) const;
+  void set_state(int env_id, std::string_view state);
+
+  void close();
+  // Raises the first exception an env threw in a worker since the last call.
+  void rethrow_task_error();
+
+ private:
+  struct EnvSlot {
+    std::unique_ptr<Env> env;
+    Rng rng;
+    int elapsed = 0;
+    bool started = false;      // reset at least once
+    bool needs_reset = false;  // NextStep: the next step is a reset
+    bool finished = false;     // Disabled: episode over, only a reset may follow
+    bool in_flight = false;    // dispatched and not yet returned to Python
+    bool reset_requested = false;
+    Block* target = nullptr;  // sync mode: write straight into this block
+  };
+
+  void dispatch(const std::vector<int>& env_ids, Block* target, bool allow_inline);
+  void run_task(int env_id);
+  void execute(EnvSlot& e, int env_id, Block& block, int row);
+  void wait_filled(Block& block, int rows);
+  bool try_pop(int& env_id);
+  void worker_loop(int index);
+  void notify_done();
+  bool cheap(std::size_t tasks) const;
+
+  PoolOptions options_;
+  EnvSpec spec_;
+  std::shared_ptr<const Layout> layout_;
+  std::vector<EnvSlot> envs_;
+  std::vector<std::byte> actions_;
+  std::size_t action_stride_ = 0;
+  std::unique_ptr<Block> staging_;  // async: one row per env
+  std::vector<std::shared_ptr<Block>> ring_;
+  std::uint64_t received_blocks_ = 0;
+  std::atomic<std::uint64_t> completed_{0};
+  int in_flight_ = 0;
+  bool closed_ = false;
+
+  std::mutex queue_mu_;
+  std::condition_variable queue_cv_;
+  std::deque<int> queue_;
+  std::atomic<int> queued_{0};
+  bool stop_ = false;
+
+  std::mutex done_mu_;
+  std::condition_variable done_cv_;
+
+  // Measured cost of one env task, to decide whether a thread hand-off pays.
+  std::atomic<double> task_ns_{0.0};
+  std::atomic<std::uint32_t> samples_{0};
+
+  std::mutex error_mu_;
+  std::string task_error_;
+  std::atomic<bool> has_task_error_{false};
+
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace rlpool

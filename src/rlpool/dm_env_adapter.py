@@ -1,0 +1,124 @@
+"""The dm_env face of a pool: batched ``dm_env.TimeStep``s."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from rlpool.registry import EnvSpec
+
+try:
+    import dm_env
+    from dm_env import specs
+except ImportError as e:  # pragma: no cover - exercised only without the extra
+    raise ImportError("make_dm needs dm-env: pip install 'rlpool[dm]'") from e
+
+_DTYPES = {"bool": np.bool_, "uint8": np.uint8, "int32": np.int32, "int64": np.int64,
+           "float32": np.float32, "float64": np.float64}
+
+
+class DmEnv(dm_env.Environment):
+    """A pool as a dm_env ``Environment`` whose TimeSteps hold one row per env.
+
+    ``step_type`` is FIRST after a reset, LAST when an episode ends, else MID;
+    ``discount`` is 0 on termination and 1 otherwise (truncation included).
+    ``observation`` is a namedtuple of the observation entries plus the info
+    entries (``env_id``, ``elapsed_step``, ...), as EnvPool's dm API does.
+    """
+
+    def __init__(self, spec: EnvSpec) -> None:
+        self.spec = spec
+        self.config = spec.config
+        self._pool = spec.new_pool()
+        self.num_envs = spec.config["num_envs"]
+        self.batch_size = spec.config["batch_size"]
+        raw = spec.raw
+        self._obs_names = [a["name"] for a in raw["obs"]]
+        info_names = ["env_id", "elapsed_step"] + [a["name"] for a in raw["info"]]
+        self._fields = self._obs_names + info_names
+        self._Observation = namedtuple("Observation", self._fields)  # type: ignore[misc]
+
+    def reset(self, env_id: Any = None) -> dm_env.TimeStep:
+        """Reset all envs (or ``env_id``); every row is FIRST."""
+        obs, info = self._pool.reset(env_id)
+        n = info["env_id"].shape[0]
+        return dm_env.TimeStep(
+            step_type=np.full(n, dm_env.StepType.FIRST, dtype=np.int32),
+            reward=np.zeros(n, dtype=np.float64),
+            discount=np.ones(n, dtype=np.float32),
+            observation=self._observation(obs, info),
+        )
+
+    def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
+        """Step the envs (all, or ``env_id`` in async mode)."""
+        return self._timestep(self._pool.step(action, env_id))
+
+    def send(self, action: Any, env_id: Any = None) -> None:
+        """Queue actions for ``env_id`` (default: all envs)."""
+        self._pool.send(action, env_id)
+
+    def recv(self) -> dm_env.TimeStep:
+        """Wait for the next ``batch_size`` results."""
+        return self._timestep(self._pool.recv())
+
+    def async_reset(self) -> None:
+        """Start resetting every env."""
+        self._pool.async_reset()
+
+    def observation_spec(self) -> Any:
+        """Per-env specs of the observation namedtuple's fields."""
+        raw = self.spec.raw
+        entries = {a["name"]: _spec(a) for a in raw["obs"]}
+        entries["env_id"] = specs.Array((), np.int32, name="env_id")
+        entries["elapsed_step"] = specs.Array((), np.int32, name="elapsed_step")
+        for a in raw["info"]:
+            entries[a["name"]] = _spec(a)
+        return self._Observation(**entries)
+
+    def action_spec(self) -> specs.Array:
+        """Per-env action spec: DiscreteArray or BoundedArray."""
+        a = self.spec.raw["action"]
+        if a["dtype"] == "int64":
+            return specs.DiscreteArray(int(a["high"][0]) + 1, dtype=np.int64, name="action")
+        space = self.spec.action_space
+        return specs.BoundedArray(space.shape, np.float32, space.low, space.high, name="action")
+
+    def reward_spec(self) -> specs.Array:
+        """Per-env reward spec."""
+        return specs.Array((), np.float64, name="reward")
+
+    def discount_spec(self) -> specs.BoundedArray:
+        """Per-env discount spec."""
+        return specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
+
+    def close(self) -> None:
+        """Stop the worker threads; calling it again does nothing."""
+        if not self._pool.closed:
+            self._pool.close()
+
+    def _observation(self, obs: Any, info: dict[str, Any]) -> Any:
+        values = dict(obs) if isinstance(obs, dict) else {"obs": obs}
+        for name in self._fields[len(self._obs_names):]:
+            values[name] = info[name]
+        return self._Observation(**values)
+
+    def _timestep(self, result: tuple) -> dm_env.TimeStep:
+        obs, reward, terminated, truncated, info = result
+        info.pop("_rlpool_final", None)
+        done = terminated | truncated
+        step_type = np.where(done, dm_env.StepType.LAST, dm_env.StepType.MID).astype(np.int32)
+        step_type[(info["elapsed_step"] == 0) & ~done] = dm_env.StepType.FIRST
+        discount = (~terminated).astype(np.float32)
+        return dm_env.TimeStep(step_type, reward, discount, self._observation(obs, info))
+
+
+def _spec(a: dict[str, Any]) -> specs.Array:
+    dtype = _DTYPES[a["dtype"]]
+    shape = tuple(a["shape"])
+    if a["low"] and a["high"] and not np.issubdtype(dtype, np.bool_):
+        low = np.broadcast_to(np.asarray(a["low"]).reshape(shape if len(a["low"]) > 1 else ()), shape)
+        high = np.broadcast_to(np.asarray(a["high"]).reshape(shape if len(a["high"]) > 1 else ()), shape)
+        return specs.BoundedArray(shape, dtype, low.astype(dtype), high.astype(dtype), name=a["name"])
+    return specs.Array(shape, dtype, name=a["name"])

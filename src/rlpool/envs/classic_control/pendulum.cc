@@ -1,0 +1,106 @@
+// Pendulum, matching gymnasium 1.2.2 PendulumEnv.
+//
+// The action is taken as gymnasium's float32 action space would hold it, so
+// after np.clip `u` is a float32 scalar and numpy 2 computes `3.0 * u` and
+// `0.001 * (u**2)` in float32 (NEP 50); the rest is float64.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+
+#include "env.h"
+
+namespace rlpool::classic_control {
+namespace {
+
+constexpr double kMaxSpeed = 8;
+constexpr double kMaxTorque = 2.0;
+constexpr double kDt = 0.05;
+constexpr double kM = 1.0;
+constexpr double kL = 1.0;
+constexpr double kPi = std::numbers::pi;
+
+float f32(double x) { return static_cast<float>(x); }
+
+// numpy's scalar `x ** 2` calls libm pow()/powf(), which can differ from x * x
+// in the last bit; the volatile exponent stops the compiler turning it into x * x.
+volatile double two = 2.0;  // read-only
+double np_square(double x) { return std::pow(x, two); }
+float np_square(float x) { return std::pow(x, static_cast<float>(two)); }
+
+// numpy float64 `a % b` (Python semantics: result has the sign of b).
+double np_mod(double a, double b) {
+  double mod = std::fmod(a, b);
+  if (mod != 0) {
+    if ((b < 0) != (mod < 0)) mod += b;
+  } else {
+    mod = std::copysign(0.0, b);
+  }
+  return mod;
+}
+
+double angle_normalize(double x) { return np_mod(x + kPi, 2 * kPi) - kPi; }
+
+class Pendulum final : public Env {
+ public:
+  explicit Pendulum(const Config& config) : g_(config.get_double("g")) {}
+
+  void reset(Rng& rng, const Output& out) override {
+    const double th = rng.uniform(-kPi, kPi);
+    const double thdot = rng.uniform(-1.0, 1.0);
+    state_ = {th, thdot};
+    write_obs(out);
+  }
+
+  void step(const Action& action, Rng& /*rng*/, const Output& out) override {
+    const auto [th, thdot] = state_;
+    const float u = std::min(std::max(f32(action.continuous()[0]), f32(-kMaxTorque)), f32(kMaxTorque));
+
+    const double costs = np_square(angle_normalize(th)) + 0.1 * np_square(thdot) +
+                         static_cast<double>(f32(0.001) * np_square(u));
+    double newthdot = thdot + (3 * g_ / (2 * kL) * std::sin(th) +
+                               static_cast<double>(f32(3.0 / (kM * (kL * kL))) * u)) * kDt;
+    newthdot = std::min(std::max(newthdot, -kMaxSpeed), kMaxSpeed);
+    const double newth = th + newthdot * kDt;
+    state_ = {newth, newthdot};
+
+    *out.reward = -costs;
+    *out.terminated = false;
+    write_obs(out);
+  }
+
+  std::string get_state() const override { return pod_state(state_); }
+  void set_state(std::string_view bytes) override { load_pod_state(bytes, state_); }
+
+ private:
+  void write_obs(const Output& out) const {
+    auto* obs = out.obs_as<float>();
+    obs[0] = static_cast<float>(std::cos(state_[0]));
+    obs[1] = static_cast<float>(std::sin(state_[0]));
+    obs[2] = static_cast<float>(state_[1]);
+  }
+
+  double g_;
+  std::array<double, 2> state_{};  // th, thdot (gymnasium's layout); last_u is render-only
+};
+
+EnvSpec make_spec(const Config& /*config*/) {
+  return EnvSpec{
+      .obs = {ArraySpec{
+          .name = "obs", .dtype = DType::kFloat32, .shape = {3}, .low = {-1.0, -1.0, -kMaxSpeed}, .high = {1.0, 1.0, kMaxSpeed}}},
+      .action = ArraySpec{
+          .name = "action", .dtype = DType::kFloat64, .shape = {1}, .low = {-kMaxTorque}, .high = {kMaxTorque}},
+      .info = {},
+  };
+}
+
+}  // namespace
+
+static const bool kRegistered = register_env_type({
+    .name = "Pendulum",
+    .options = {{"g", 10.0, "Acceleration of gravity."}},
+    .spec = make_spec,
+    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<Pendulum>(config); },
+});
+
+}  // namespace rlpool::classic_control

@@ -1,0 +1,62 @@
+"""The older gym-style face of a pool: ``step`` returns ``(obs, reward, done, info)``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from rlpool.registry import EnvSpec
+
+
+class GymEnv:
+    """A pool with the pre-gymnasium 4-tuple convention, for code that still expects it.
+
+    ``done`` is ``terminated | truncated``; ``info["terminated"]`` and
+    ``info["TimeLimit.truncated"]`` tell the two apart. ``reset()`` returns
+    ``(obs, info)`` when ``gym_reset_return_info`` is true (the default), else ``obs``.
+    """
+
+    def __init__(self, spec: EnvSpec) -> None:
+        self.spec = spec
+        self.config = spec.config
+        self._pool = spec.new_pool()
+        self.num_envs = spec.config["num_envs"]
+        self.batch_size = spec.config["batch_size"]
+        self.observation_space = spec.observation_space
+        self.action_space = spec.action_space
+        self._return_info = spec.config["gym_reset_return_info"]
+
+    def reset(self, env_id: Any = None) -> Any:
+        """Reset all envs (or ``env_id``)."""
+        obs, info = self._pool.reset(env_id)
+        return (obs, info) if self._return_info else obs
+
+    def step(self, action: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step the envs; returns ``(obs, reward, done, info)``."""
+        return _four(self._pool.step(action, env_id))
+
+    def send(self, action: Any, env_id: Any = None) -> None:
+        """Queue actions for ``env_id`` (default: all envs)."""
+        self._pool.send(action, env_id)
+
+    def recv(self) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Wait for the next ``batch_size`` results."""
+        return _four(self._pool.recv())
+
+    def async_reset(self) -> None:
+        """Start resetting every env."""
+        self._pool.async_reset()
+
+    def close(self) -> None:
+        """Stop the worker threads; calling it again does nothing."""
+        if not self._pool.closed:
+            self._pool.close()
+
+
+def _four(result: tuple) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
+    obs, reward, terminated, truncated, info = result
+    info.pop("_rlpool_final", None)
+    info["terminated"] = terminated
+    info["TimeLimit.truncated"] = truncated & ~terminated
+    return obs, reward, terminated | truncated, info

@@ -1,0 +1,133 @@
+"""The gymnasium ``VectorEnv`` face of a pool."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from rlpool.registry import EnvSpec, seeds_for
+
+_MODES = {"NextStep": AutoresetMode.NEXT_STEP, "SameStep": AutoresetMode.SAME_STEP, "Disabled": AutoresetMode.DISABLED}
+
+
+class GymnasiumVectorEnv(VectorEnv):
+    """A pool of ``num_envs`` envs as a gymnasium vector env.
+
+    Sync mode (``batch_size == num_envs``): ``step(actions)`` steps every env
+    and returns results in env-id order. Async mode (``batch_size < num_envs``):
+    ``send(actions, env_id)`` returns at once and ``recv()`` returns the first
+    ``batch_size`` envs to finish, with ``info["env_id"]``.
+
+    Returned arrays view the pool's buffers without a copy; they stay valid
+    (and unchanged) for as long as you hold them.
+    """
+
+    def __init__(self, spec: EnvSpec, render_mode: str | None = None) -> None:
+        if render_mode is not None:
+            raise ValueError(f"render_mode={render_mode!r} is not supported yet; only None")
+        self.spec = spec
+        self.config = spec.config
+        self._pool = spec.new_pool()
+        self.num_envs = spec.config["num_envs"]
+        self.batch_size = spec.config["batch_size"]
+        self.render_mode = None
+        self._same_step = spec.config["autoreset_mode"] == "SameStep"
+        self.metadata = {"autoreset_mode": _MODES[spec.config["autoreset_mode"]], "render_modes": []}
+        self.single_observation_space = spec.observation_space
+        self.single_action_space = spec.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.batch_size)
+        self.action_space = batch_space(self.single_action_space, self.batch_size)
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Reset all envs (or those in ``options["reset_mask"]``); ``seed`` re-seeds as gymnasium defines it."""
+        env_id = None
+        if options:
+            unknown = set(options) - {"reset_mask"}
+            if unknown:
+                raise ValueError(f"unsupported reset options {sorted(unknown)}; rlpool supports 'reset_mask'")
+            mask = options["reset_mask"]
+            if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+                raise ValueError(f"options['reset_mask'] must be a bool numpy array of shape ({self.num_envs},)")
+            if not self._pool.batch_size == self.num_envs:
+                raise ValueError("reset_mask needs sync mode (batch_size == num_envs)")
+            env_id = np.flatnonzero(mask)
+            if env_id.size == 0:
+                raise ValueError("options['reset_mask'] selects no env")
+        if seed is not None:
+            ids = np.arange(self.num_envs) if env_id is None else env_id
+            if isinstance(seed, (list, tuple)):
+                if len(seed) != self.num_envs:
+                    raise ValueError(f"seed list has {len(seed)} entries, expected num_envs={self.num_envs}")
+                pairs = [(i, s) for i, s in enumerate(seed) if s is not None and i in set(ids.tolist())]
+                if pairs:
+                    self._pool.seed([i for i, _ in pairs], seeds_for([s for _, s in pairs], len(pairs)))
+            else:
+                all_seeds = seeds_for(seed, self.num_envs)
+                self._pool.seed(ids, [all_seeds[i] for i in ids])
+        return self._pool.reset(env_id)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every env (sync mode) with one action per env."""
+        result = self._pool.step(actions)
+        if self._same_step:
+            _unpack_final(result)
+        return result
+
+    def send(self, actions: Any, env_id: Any = None) -> None:
+        """Queue one action per env in ``env_id`` (default: all envs) and return at once."""
+        self._pool.send(actions, env_id)
+
+    def recv(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Wait for the next ``batch_size`` results, in the order the envs finished."""
+        result = self._pool.recv()
+        if self._same_step:
+            _unpack_final(result)
+        return result
+
+    def async_reset(self) -> None:
+        """Start resetting every env; collect the first observations with ``recv()``."""
+        self._pool.async_reset()
+
+    def get_state(self, env_id: int) -> bytes:
+        """Snapshot of env ``env_id``'s dynamic state (family-specific bytes)."""
+        return self._pool.get_state(env_id)
+
+    def set_state(self, env_id: int, state: bytes) -> None:
+        """Restore env ``env_id`` from ``get_state`` bytes; its next step continues from there."""
+        self._pool.set_state(env_id, state)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop the worker threads."""
+        self._pool.close()
+
+    def __repr__(self) -> str:
+        return f"GymnasiumVectorEnv({self.spec.id}, num_envs={self.num_envs}, batch_size={self.batch_size})"
+
+
+def _unpack_final(result: tuple) -> None:
+    """SameStep: turn the engine's final-row buffers into gymnasium's ``final_obs``/``final_info``."""
+    _, _, terminated, truncated, info = result
+    final_obs, final_info = info.pop("_rlpool_final")
+    done = terminated | truncated
+    if not done.any():
+        return
+    rows = np.flatnonzero(done)
+    obs_array = np.full(done.shape[0], None, dtype=object)
+    for i in rows:
+        if isinstance(final_obs, dict):
+            obs_array[i] = {k: v[i].copy() for k, v in final_obs.items()}
+        else:
+            obs_array[i] = final_obs[i].copy()
+    info["final_obs"] = obs_array
+    info["_final_obs"] = done
+    batched: dict[str, Any] = {}
+    for key, value in final_info.items():
+        batched[key] = np.where(done.reshape((-1,) + (1,) * (value.ndim - 1)), value, 0).astype(value.dtype)
+        batched["_" + key] = done
+    info["final_info"] = batched
+    info["_final_info"] = done

@@ -1,0 +1,223 @@
+"""Task registry: task ids, their C++ env type, defaults, and option checking."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rlpool import _rlpool_core as _core
+
+AUTORESET_MODES = ("NextStep", "SameStep", "Disabled")
+
+# Pool options every task takes, with EnvPool's names and defaults. None means
+# "derived" (batch_size = num_envs, num_threads = min(batch_size, cores),
+# max_episode_steps = the task's own limit).
+POOL_OPTIONS: dict[str, Any] = {
+    "num_envs": 1,
+    "batch_size": None,
+    "num_threads": None,
+    "seed": 42,
+    "max_episode_steps": None,
+    "autoreset_mode": "NextStep",
+    "thread_affinity_offset": -1,
+    "max_num_players": 1,
+    "gym_reset_return_info": True,
+    "reward_threshold": None,
+}
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """A registered task: which C++ env type runs it and with which defaults."""
+
+    task_id: str
+    env_type: str
+    max_episode_steps: int
+    reward_threshold: float | None = None
+    env_defaults: dict[str, Any] = field(default_factory=dict)
+
+
+_TASKS: dict[str, TaskSpec] = {}
+_ENV_TYPES: dict[str, list[tuple[str, Any, str]]] = {name: opts for name, opts in _core.env_types()}
+
+
+def register(
+    task_id: str,
+    env_type: str,
+    *,
+    max_episode_steps: int,
+    reward_threshold: float | None = None,
+    **env_defaults: Any,
+) -> None:
+    """Register ``task_id`` as the C++ env type ``env_type`` with task-specific defaults."""
+    if task_id in _TASKS:
+        raise ValueError(f"task {task_id!r} is already registered")
+    if env_type not in _ENV_TYPES:
+        raise ValueError(f"unknown env type {env_type!r}; known: {sorted(_ENV_TYPES)}")
+    known = {name for name, _, _ in _ENV_TYPES[env_type]}
+    unknown = set(env_defaults) - known
+    if unknown:
+        raise ValueError(f"{task_id}: {sorted(unknown)} are not options of {env_type}; valid: {sorted(known)}")
+    _TASKS[task_id] = TaskSpec(task_id, env_type, max_episode_steps, reward_threshold, dict(env_defaults))
+
+
+def list_all_envs() -> list[str]:
+    """All registered task ids, sorted."""
+    return sorted(_TASKS)
+
+
+def task(task_id: str) -> TaskSpec:
+    """The registered task ``task_id``; raises a ValueError listing valid ids if unknown."""
+    try:
+        return _TASKS[task_id]
+    except KeyError:
+        raise ValueError(f"unknown task id {task_id!r}; valid ids: {', '.join(list_all_envs())}") from None
+
+
+def _coerce(name: str, value: Any, default: Any) -> Any:
+    """Type-check an env option against the type of its default, without lossy casts."""
+    if isinstance(default, bool):
+        if isinstance(value, (bool, np.bool_)):
+            return bool(value)
+    elif isinstance(default, int):
+        if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+            return int(value)
+    elif isinstance(default, float):
+        if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
+            return float(value)
+    elif isinstance(default, str):
+        if isinstance(value, str):
+            return value
+    raise TypeError(f"option {name!r} must be of type {type(default).__name__}, got {value!r}")
+
+
+def _check_int(name: str, value: Any, low: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value}")
+    return int(value)
+
+
+def seeds_for(seed: Any, num_envs: int) -> list[int]:
+    """EnvPool/gymnasium seeding: an int gives env i ``seed + i``; a list gives one seed per env."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+        seeds = [int(seed) + i for i in range(num_envs)]
+    elif isinstance(seed, (list, tuple, np.ndarray)):
+        seeds = list(seed)
+        if len(seeds) != num_envs:
+            raise ValueError(f"seed list has {len(seeds)} entries, expected num_envs={num_envs}")
+    else:
+        raise TypeError(f"seed must be an int or a list of ints, got {seed!r}")
+    for s in seeds:
+        if isinstance(s, (bool, np.bool_)) or not isinstance(s, (int, np.integer)) or not 0 <= s < 2**64:
+            raise ValueError(f"seeds must be ints in [0, 2**64), got {s!r}")
+    return [int(s) for s in seeds]
+
+
+class EnvSpec:
+    """A task with every option resolved: what ``make_spec`` returns and each env carries.
+
+    ``config`` holds all options (pool and env) by EnvPool's names; the
+    ``observation_space``/``action_space`` properties are the single-env spaces.
+    """
+
+    def __init__(self, task_id: str, **kwargs: Any) -> None:
+        t = task(task_id)
+        self.id = task_id
+        self.task = t
+        env_options = {name: default for name, default, _ in _ENV_TYPES[t.env_type]}
+        env_options.update(t.env_defaults)
+        valid = set(POOL_OPTIONS) | set(env_options)
+        unknown = sorted(set(kwargs) - valid)
+        if unknown:
+            raise ValueError(f"unknown option(s) {unknown} for {task_id}; valid options: {sorted(valid)}")
+        pool = {k: kwargs.get(k, v) for k, v in POOL_OPTIONS.items()}
+        num_envs = _check_int("num_envs", pool["num_envs"], 1)
+        batch_size = num_envs if pool["batch_size"] in (None, 0) else _check_int("batch_size", pool["batch_size"], 1)
+        if batch_size > num_envs:
+            raise ValueError(f"batch_size={batch_size} must be <= num_envs={num_envs}")
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        num_threads = (
+            min(batch_size, cores)
+            if pool["num_threads"] in (None, 0)
+            else _check_int("num_threads", pool["num_threads"], 1)
+        )
+        max_steps = (
+            t.max_episode_steps
+            if pool["max_episode_steps"] is None
+            else _check_int("max_episode_steps", pool["max_episode_steps"], 1)
+        )
+        mode = pool["autoreset_mode"]
+        mode = getattr(mode, "name", mode)  # accept gymnasium.vector.AutoresetMode
+        names = {"NEXT_STEP": "NextStep", "SAME_STEP": "SameStep", "DISABLED": "Disabled"}
+        mode = names.get(str(mode).upper(), mode) if isinstance(mode, str) else mode
+        if mode not in AUTORESET_MODES:
+            raise ValueError(f"autoreset_mode must be one of {AUTORESET_MODES}, got {pool['autoreset_mode']!r}")
+        if pool["max_num_players"] != 1:
+            raise ValueError("max_num_players must be 1: rlpool's envs are single-player")
+        offset = pool["thread_affinity_offset"]
+        if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)):
+            raise TypeError(f"thread_affinity_offset must be an int, got {offset!r}")
+        self.seeds = seeds_for(pool["seed"], num_envs)
+        env_config = {k: _coerce(k, kwargs[k], env_options[k]) if k in kwargs else env_options[k] for k in env_options}
+        self.env_config = env_config
+        self.config: dict[str, Any] = {
+            **env_config,
+            "num_envs": num_envs,
+            "batch_size": batch_size,
+            "num_threads": num_threads,
+            "seed": pool["seed"],
+            "max_episode_steps": max_steps,
+            "autoreset_mode": mode,
+            "thread_affinity_offset": int(offset),
+            "max_num_players": 1,
+            "gym_reset_return_info": bool(pool["gym_reset_return_info"]),
+            "reward_threshold": t.reward_threshold if pool["reward_threshold"] is None else pool["reward_threshold"],
+        }
+        self.raw = _core.env_spec(t.env_type, env_config)
+
+    @property
+    def reward_threshold(self) -> float | None:
+        """The return at which the task counts as solved (gymnasium's value)."""
+        return self.config["reward_threshold"]
+
+    @property
+    def max_episode_steps(self) -> int:
+        """Steps after which an episode is truncated."""
+        return self.config["max_episode_steps"]
+
+    @property
+    def observation_space(self) -> Any:
+        """Single-env gymnasium observation space."""
+        from rlpool.spaces import observation_space
+
+        return observation_space(self.raw)
+
+    @property
+    def action_space(self) -> Any:
+        """Single-env gymnasium action space."""
+        from rlpool.spaces import action_space
+
+        return action_space(self.raw)
+
+    def new_pool(self) -> Any:
+        """Build the C++ pool this spec describes."""
+        c = self.config
+        return _core.Pool(
+            self.task.env_type,
+            self.env_config,
+            c["num_envs"],
+            c["batch_size"],
+            c["num_threads"],
+            c["thread_affinity_offset"],
+            self.seeds,
+            c["max_episode_steps"],
+            c["autoreset_mode"],
+        )
+
+    def __repr__(self) -> str:
+        return f"EnvSpec({self.id!r}, {self.config})"
