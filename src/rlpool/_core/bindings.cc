@@ -366,6 +366,12 @@ class PyPool {
     if (env_id.is_none() && pool_->in_flight() > 0) {
       throw nb::value_error("env_id is required while some envs are in flight (async mode)");
     }
+    if (pool_->is_sync() && ids.size() != static_cast<std::size_t>(pool_->num_envs())) {
+      throw nb::value_error(("sync mode (batch_size == num_envs) steps all " + std::to_string(pool_->num_envs()) +
+                             " envs at once, got " + std::to_string(ids.size()) +
+                             " env ids; use batch_size < num_envs for async mode")
+                                .c_str());
+    }
     pool_->check_env_ids(ids, reset);
     if (!reset) write_actions(actions, ids);
     nb::gil_scoped_release release;

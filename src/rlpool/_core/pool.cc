@@ -14,7 +14,7 @@ namespace {
 // waking a sleeping worker costs several microseconds.
 constexpr double kInlineBudgetNs = 30000.0;
 // Time one task in this many to keep the cost estimate fresh.
-constexpr std::uint32_t kSampleEvery = 16;
+constexpr std::uint32_t kSampleEvery = 8;
 
 double now_ns() {
   return static_cast<double>(
@@ -114,7 +114,15 @@ void Pool::check_env_ids(const std::vector<int>& env_ids, bool reset) const {
 }
 
 bool Pool::cheap(std::size_t tasks) const {
-  return task_ns_.load(std::memory_order_relaxed) * static_cast<double>(tasks) < kInlineBudgetNs;
+  // Until a step has been timed the cost is unknown: assume a hand-off pays.
+  const double ns = task_ns_.load(std::memory_order_relaxed);
+  return ns > 0.0 && ns * static_cast<double>(tasks) < kInlineBudgetNs;
+}
+
+void Pool::record_cost(double ns) {
+  // Exponential moving average; the first sample sets it outright.
+  const double old = task_ns_.load(std::memory_order_relaxed);
+  task_ns_.store(old == 0.0 ? ns : 0.75 * old + 0.25 * ns, std::memory_order_relaxed);
 }
 
 void Pool::step_all(Block& out) {
@@ -174,11 +182,7 @@ void Pool::dispatch(const std::vector<int>& env_ids, Block* target, bool allow_i
   in_flight_ += static_cast<int>(env_ids.size());
   const bool run_inline = allow_inline && (workers_.empty() || cheap(env_ids.size()));
   if (run_inline) {
-    const double start = now_ns();
     for (int id : env_ids) run_task(id);
-    if (!env_ids.empty()) {
-      task_ns_.store((now_ns() - start) / static_cast<double>(env_ids.size()), std::memory_order_relaxed);
-    }
     return;
   }
   {
@@ -203,15 +207,20 @@ bool Pool::try_pop(int& env_id) {
 void Pool::wait_filled(Block& block, int rows) {
   while (block.filled.load(std::memory_order_acquire) < rows) {
     int id;
-    if (try_pop(id)) {
+    // Sync mode: the caller is one of the num_threads threads. Async mode:
+    // help only with work known to be quick, since a long task here would hold
+    // back results that workers finish meanwhile.
+    const bool help = is_sync() || workers_.empty() || cheap(1);
+    if (help && try_pop(id)) {
       run_task(id);
       // The cost estimate may have just learnt that the rest is worth sharing.
       const int left = queued_.load(std::memory_order_relaxed);
       if (left > 0 && !workers_.empty() && !cheap(static_cast<std::size_t>(left))) queue_cv_.notify_all();
       continue;
     }
-    // Only this thread queues work, so with the queue empty everything left is
-    // already running on a worker: sleep until a completion wakes us.
+    // Only this thread queues work, so whatever is left is queued for or
+    // running on a worker: sleep until a completion wakes us.
+    if (!help) queue_cv_.notify_all();
     std::unique_lock<std::mutex> lock(done_mu_);
     done_cv_.wait(lock, [&] { return block.filled.load(std::memory_order_acquire) >= rows; });
   }
@@ -239,7 +248,9 @@ void Pool::worker_loop(int /*index*/) {
 
 void Pool::run_task(int env_id) {
   EnvSlot& e = envs_[static_cast<std::size_t>(env_id)];
-  const bool sample = samples_.fetch_add(1, std::memory_order_relaxed) % kSampleEvery == 0;
+  // Time steps only (resets cost something else), one in kSampleEvery.
+  const bool is_step = !(e.reset_requested || e.needs_reset);
+  const bool sample = is_step && samples_.fetch_add(1, std::memory_order_relaxed) % kSampleEvery == 0;
   const double start = sample ? now_ns() : 0.0;
   Block* target = e.target;
   Block& block = target != nullptr ? *target : *staging_;
@@ -250,7 +261,7 @@ void Pool::run_task(int env_id) {
     if (task_error_.empty()) task_error_ = "env " + std::to_string(env_id) + ": " + ex.what();
     has_task_error_.store(true, std::memory_order_release);
   }
-  if (sample) task_ns_.store(now_ns() - start, std::memory_order_relaxed);
+  if (sample) record_cost(now_ns() - start);
 
   Block* full = nullptr;
   if (target != nullptr) {

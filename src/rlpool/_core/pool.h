@@ -108,6 +108,7 @@ class Pool {
   void worker_loop(int index);
   void notify_done();
   bool cheap(std::size_t tasks) const;
+  void record_cost(double ns);
 
   PoolOptions options_;
   EnvSpec spec_;

@@ -1,0 +1,510 @@
+"""Throughput benchmark: rlpool side by side with gymnasium's vector envs and EnvPool.
+
+Every measurement steps one vectorized env (one peer, one task, one
+``num_envs``) with a fixed, pre-generated batch of valid actions, after a
+warm-up, and reports env steps (batch rows returned) per second of
+``time.perf_counter`` time. All peers run in the same process tree, one after
+another, so their figures are comparable.
+
+Nothing here is task-specific: a new family only needs its task ids
+registered in rlpool (and, for the peers, in gymnasium / EnvPool).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import math
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+import rlpool
+
+PEERS: tuple[str, ...] = (
+    "rlpool-sync",
+    "rlpool-async",
+    "gym-sync",
+    "gym-async",
+    "envpool-sync",
+    "envpool-async",
+)
+"""Every peer the benchmark knows, in the order they are run and shown."""
+
+ACTION_SEED = 0
+"""Seed of the action space that samples the fixed action batch."""
+
+ENV_SEED = 0
+"""Seed every peer's envs are reset with."""
+
+
+class PeerUnavailable(Exception):
+    """A peer cannot run a task here (library missing, task unknown to it, ...)."""
+
+
+@dataclass
+class Measurement:
+    """One timed run of one peer on one task with ``num_envs`` envs."""
+
+    task: str
+    peer: str
+    num_envs: int
+    batch_size: int
+    steps: int
+    """Env steps timed: batch rows returned by ``step``/``recv``."""
+    calls: int
+    """``step`` (sync) or ``recv``+``send`` (async) calls timed."""
+    seconds: float
+    steps_per_sec: float
+
+
+@dataclass
+class Skip:
+    """A measurement that was not made, and why."""
+
+    task: str
+    peer: str
+    num_envs: int
+    reason: str
+
+
+@dataclass
+class BenchResult:
+    """Everything one benchmark run produced."""
+
+    measurements: list[Measurement] = field(default_factory=list)
+    skipped: list[Skip] = field(default_factory=list)
+
+    def find(self, task: str, num_envs: int, peer: str) -> Measurement | None:
+        """The measurement of ``peer`` on ``task`` with ``num_envs`` envs, if made."""
+        for m in self.measurements:
+            if (m.task, m.num_envs, m.peer) == (task, num_envs, peer):
+                return m
+        return None
+
+
+class Runner(Protocol):
+    """A built vectorized env ready to be stepped ``calls`` times in a tight loop."""
+
+    batch_size: int
+
+    def run(self, calls: int) -> None:
+        """Make ``calls`` step (or recv+send) calls."""
+
+    def close(self) -> None:
+        """Release the env (threads, processes)."""
+
+
+class SyncRunner:
+    """Steps every env each call: ``env.step(actions)``."""
+
+    def __init__(self, env: Any, actions: np.ndarray) -> None:
+        self.env = env
+        self.actions = actions
+        self.batch_size = int(actions.shape[0])
+        env.reset(seed=ENV_SEED)
+
+    def run(self, calls: int) -> None:
+        """Make ``calls`` ``step`` calls with the fixed action batch."""
+        step = self.env.step
+        actions = self.actions
+        for _ in range(calls):
+            step(actions)
+
+    def close(self) -> None:
+        """Close the env."""
+        self.env.close()
+
+
+class AsyncRunner:
+    """EnvPool-style async stepping: ``recv()`` a batch, ``send`` its actions back by ``env_id``."""
+
+    def __init__(self, env: Any, actions: np.ndarray) -> None:
+        self.env = env
+        self.actions = actions
+        self.batch_size = int(actions.shape[0])
+        env.async_reset()
+
+    def run(self, calls: int) -> None:
+        """Make ``calls`` ``recv``+``send`` rounds, each returning ``batch_size`` rows."""
+        recv = self.env.recv
+        send = self.env.send
+        actions = self.actions
+        for _ in range(calls):
+            info = recv()[4]
+            send(actions, info["env_id"])
+
+    def close(self) -> None:
+        """Close the env (pending sends are dropped)."""
+        self.env.close()
+
+
+def sample_actions(task: str, num_envs: int) -> np.ndarray:
+    """A fixed batch of ``num_envs`` valid actions sampled from ``task``'s single action space."""
+    space = rlpool.make_spec(task).action_space
+    space.seed(ACTION_SEED)
+    return np.stack([np.asarray(space.sample()) for _ in range(num_envs)])
+
+
+def _cast(actions: np.ndarray, dtype: Any) -> np.ndarray:
+    return np.ascontiguousarray(actions, dtype=dtype)
+
+
+def _async_batch_size(num_envs: int) -> int:
+    return max(1, num_envs // 2)
+
+
+# --- peers: availability checks and factories -------------------------------------------------
+
+
+def gym_task_id(task: str) -> str:
+    """The gymnasium id of ``task``: the id itself, or its only namespaced twin (e.g. ``ns/Task``).
+
+    rlpool's own ``rlpool/`` registrations are never picked. Raises
+    ``PeerUnavailable`` when gymnasium has no such task or several candidates.
+    """
+    import gymnasium
+
+    if task in gymnasium.registry:
+        return task
+    twins = sorted(
+        k for k in gymnasium.registry if k.rsplit("/", 1)[-1] == task and not k.startswith("rlpool/")
+    )
+    if len(twins) == 1:
+        return twins[0]
+    if twins:
+        raise PeerUnavailable(f"gymnasium has several ids for {task}: {', '.join(twins)}")
+    raise PeerUnavailable(f"gymnasium does not know {task}")
+
+
+def _envpool() -> Any:
+    try:
+        import envpool
+    except ImportError as e:
+        raise PeerUnavailable(f"envpool is not installed ({e})") from None
+    return envpool
+
+
+def check_peer(peer: str, task: str) -> None:
+    """Raise ``PeerUnavailable`` if ``peer`` cannot run ``task`` at all (any ``num_envs``)."""
+    family = peer.rsplit("-", 1)[0]
+    if family == "rlpool":
+        if task not in rlpool.list_all_envs():
+            raise PeerUnavailable(f"rlpool does not know {task}")
+    elif family == "gym":
+        gym_task_id(task)
+    elif family == "envpool":
+        if task not in _envpool().list_all_envs():
+            raise PeerUnavailable(f"envpool does not know {task}")
+    else:
+        raise ValueError(f"unknown peer {peer!r}; known: {', '.join(PEERS)}")
+
+
+def _make_rlpool(task: str, num_envs: int, actions: np.ndarray, asynchronous: bool) -> Runner:
+    if not asynchronous:
+        return SyncRunner(rlpool.make_gymnasium(task, num_envs=num_envs, seed=ENV_SEED), actions)
+    batch_size = _async_batch_size(num_envs)
+    env = rlpool.make_gymnasium(task, num_envs=num_envs, batch_size=batch_size, seed=ENV_SEED)
+    return AsyncRunner(env, actions[:batch_size])
+
+
+def _make_gym(task: str, num_envs: int, actions: np.ndarray, asynchronous: bool) -> Runner:
+    import gymnasium
+
+    mode = "async" if asynchronous else "sync"
+    env = gymnasium.make_vec(gym_task_id(task), num_envs=num_envs, vectorization_mode=mode)
+    try:
+        return SyncRunner(env, _cast(actions, env.single_action_space.dtype))
+    except BaseException:
+        env.close()
+        raise
+
+
+def _make_envpool(task: str, num_envs: int, actions: np.ndarray, asynchronous: bool) -> Runner:
+    envpool = _envpool()
+    batch_size = _async_batch_size(num_envs) if asynchronous else num_envs
+    env = envpool.make_gymnasium(task, num_envs=num_envs, batch_size=batch_size, seed=ENV_SEED)
+    # EnvPool takes int32 for integer actions whatever dtype its space reports.
+    dtype = env.single_action_space.dtype
+    dtype = np.int32 if np.issubdtype(dtype, np.integer) else dtype
+    batch = _cast(actions[:batch_size], dtype)
+    try:
+        return AsyncRunner(env, batch) if asynchronous else SyncRunner(env, batch)
+    except BaseException:
+        env.close()
+        raise
+
+
+_FACTORIES: dict[str, Callable[[str, int, np.ndarray], Runner]] = {
+    "rlpool-sync": lambda t, n, a: _make_rlpool(t, n, a, False),
+    "rlpool-async": lambda t, n, a: _make_rlpool(t, n, a, True),
+    "gym-sync": lambda t, n, a: _make_gym(t, n, a, False),
+    "gym-async": lambda t, n, a: _make_gym(t, n, a, True),
+    "envpool-sync": lambda t, n, a: _make_envpool(t, n, a, False),
+    "envpool-async": lambda t, n, a: _make_envpool(t, n, a, True),
+}
+
+
+def make_runner(peer: str, task: str, num_envs: int, actions: np.ndarray) -> Runner:
+    """Build ``peer``'s env for ``task`` with ``num_envs`` envs, reset and ready to step.
+
+    Raises ``PeerUnavailable`` when this combination is not measured (async
+    peers need ``num_envs >= 2`` so that ``batch_size < num_envs``).
+    """
+    if peer.endswith("-async") and num_envs < 2:
+        raise PeerUnavailable("async mode needs num_envs >= 2 (batch_size = num_envs // 2)")
+    return _FACTORIES[peer](task, num_envs, actions)
+
+
+# --- timing -----------------------------------------------------------------------------------
+
+
+def time_runner(
+    runner: Runner, *, steps: int | None = None, seconds: float = 2.0, warmup: int = 300
+) -> tuple[int, int, float]:
+    """Warm ``runner`` up with ``warmup`` calls, then time it; returns ``(env_steps, calls, seconds)``.
+
+    With ``steps``, times exactly ``ceil(steps / batch_size)`` calls; otherwise
+    calls in chunks (sized from the warm-up, ~1% of the budget each) until
+    ``seconds`` have passed.
+    """
+    warmup = max(1, warmup)
+    t0 = time.perf_counter()
+    runner.run(warmup)
+    per_call = max((time.perf_counter() - t0) / warmup, 1e-9)
+    if steps is not None:
+        calls = max(1, math.ceil(steps / runner.batch_size))
+        t0 = time.perf_counter()
+        runner.run(calls)
+        elapsed = time.perf_counter() - t0
+    else:
+        chunk = max(1, int(seconds / 100 / per_call))
+        calls = 0
+        t0 = time.perf_counter()
+        while True:
+            runner.run(chunk)
+            calls += chunk
+            elapsed = time.perf_counter() - t0
+            if elapsed >= seconds:
+                break
+    return calls * runner.batch_size, calls, elapsed
+
+
+def measure(
+    peer: str,
+    task: str,
+    num_envs: int,
+    *,
+    steps: int | None = None,
+    seconds: float = 2.0,
+    warmup: int = 300,
+) -> Measurement:
+    """Build, warm up, time and close one peer; raises ``PeerUnavailable`` if it cannot run."""
+    check_peer(peer, task)
+    actions = sample_actions(task, num_envs)
+    runner = make_runner(peer, task, num_envs, actions)
+    try:
+        env_steps, calls, elapsed = time_runner(runner, steps=steps, seconds=seconds, warmup=warmup)
+    finally:
+        runner.close()
+        del runner
+        gc.collect()  # drop the env now so its threads/processes are gone before the next peer
+    return Measurement(
+        task=task,
+        peer=peer,
+        num_envs=num_envs,
+        batch_size=env_steps // calls,
+        steps=env_steps,
+        calls=calls,
+        seconds=elapsed,
+        steps_per_sec=env_steps / elapsed if elapsed > 0 else float("inf"),
+    )
+
+
+def run_benchmark(
+    tasks: Sequence[str],
+    num_envs: Sequence[int],
+    peers: Sequence[str] = PEERS,
+    *,
+    steps: int | None = None,
+    seconds: float = 2.0,
+    warmup: int = 300,
+    progress: bool = True,
+) -> BenchResult:
+    """Measure every peer on every task and ``num_envs``, with a tqdm bar over all measurements.
+
+    Peers that cannot run a task are recorded in ``BenchResult.skipped``
+    (checked once per task and peer) instead of failing the run.
+    """
+    from tqdm import tqdm
+
+    result = BenchResult()
+    unavailable: dict[tuple[str, str], str | None] = {}  # (task, peer) -> why it cannot run
+    total = len(tasks) * len(num_envs) * len(peers)
+    with tqdm(total=total, disable=not progress, unit="run", dynamic_ncols=True, file=sys.stderr) as bar:
+        for task in tasks:
+            for n in num_envs:
+                for peer in peers:
+                    bar.set_description(f"{task} n={n} {peer}")
+                    if (task, peer) not in unavailable:
+                        try:
+                            check_peer(peer, task)
+                            unavailable[(task, peer)] = None
+                        except PeerUnavailable as e:
+                            unavailable[(task, peer)] = str(e)
+                    reason = unavailable[(task, peer)]
+                    if reason is None:
+                        try:
+                            result.measurements.append(
+                                measure(peer, task, n, steps=steps, seconds=seconds, warmup=warmup)
+                            )
+                        except PeerUnavailable as e:
+                            reason = str(e)
+                    if reason is not None:
+                        result.skipped.append(Skip(task, peer, n, reason))
+                    bar.update(1)
+    return result
+
+
+# --- reporting --------------------------------------------------------------------------------
+
+
+def _version(module: str) -> str | None:
+    try:
+        from importlib.metadata import version
+
+        return version(module)
+    except Exception:
+        return None
+
+
+def machine_info() -> dict[str, Any]:
+    """CPU count, platform, Python and library versions, for the JSON report."""
+    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+    return {
+        "cpu_count": os.cpu_count(),
+        "usable_cpus": affinity,
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "processor": platform.processor() or None,
+        "python": sys.version.split()[0],
+        "python_implementation": platform.python_implementation(),
+        "versions": {
+            "rlpool": rlpool.__version__,
+            "gymnasium": _version("gymnasium"),
+            "envpool": _version("envpool"),
+            "numpy": np.__version__,
+        },
+    }
+
+
+def ratios(result: BenchResult, m: Measurement) -> list[tuple[str, float]]:
+    """``m``'s speed over every other peer measured on the same task and ``num_envs``."""
+    out = []
+    for other in result.measurements:
+        if (other.task, other.num_envs) == (m.task, m.num_envs) and other.peer != m.peer:
+            out.append((other.peer, m.steps_per_sec / other.steps_per_sec))
+    return out
+
+
+def _fmt_rate(x: float) -> str:
+    return f"{x:,.0f}"
+
+
+def _fmt_ratio(r: float) -> str:
+    return f"x{r:.1f}" if r >= 0.95 else f"x{r:.2f}"
+
+
+def format_table(result: BenchResult) -> str:
+    """The results as a text table; rlpool rows carry their ratio against every other peer."""
+    header = ("task", "num_envs", "peer", "steps/s", "rlpool speed-up")
+    rows: list[tuple[str, ...]] = []
+    for m in result.measurements:
+        extra = ""
+        if m.peer.startswith("rlpool-"):
+            extra = ", ".join(f"{_fmt_ratio(r)} vs {p}" for p, r in ratios(result, m))
+        rows.append((m.task, str(m.num_envs), m.peer, _fmt_rate(m.steps_per_sec), extra))
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+    right = {1, 3}
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        return "  ".join(parts).rstrip()
+
+    lines = [line(header), line(["-" * w for w in widths])]
+    previous: tuple[str, int] | None = None
+    for m, r in zip(result.measurements, rows):
+        if previous is not None and previous != (m.task, m.num_envs):
+            lines.append("")
+        previous = (m.task, m.num_envs)
+        lines.append(line(r))
+    return "\n".join(lines)
+
+
+def format_skips(skipped: Iterable[Skip]) -> str:
+    """One note per (task, peer, reason), listing the ``num_envs`` it covers."""
+    groups: dict[tuple[str, str, str], list[int]] = {}
+    for s in skipped:
+        groups.setdefault((s.task, s.peer, s.reason), []).append(s.num_envs)
+    return "\n".join(
+        f"note: skipped {peer} on {task} (num_envs {', '.join(map(str, ns))}): {reason}"
+        for (task, peer, reason), ns in groups.items()
+    )
+
+
+def to_json(result: BenchResult, config: dict[str, Any]) -> dict[str, Any]:
+    """The JSON report: machine info, the run's settings, every measurement and skip."""
+    return {
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": machine_info(),
+        "config": config,
+        "measurements": [
+            {**asdict(m), "ratios": {p: r for p, r in ratios(result, m)}} for m in result.measurements
+        ],
+        "skipped": [asdict(s) for s in result.skipped],
+    }
+
+
+def write_json(report: dict[str, Any], path: Path) -> None:
+    """Write ``report`` to ``path`` (parents created)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2) + "\n")
+
+
+def plot(result: BenchResult, path: Path, peers: Sequence[str] = PEERS) -> None:
+    """Steps/s against num_envs (log-log), one subplot per task and one line per peer, to a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tasks = list(dict.fromkeys(m.task for m in result.measurements))
+    if not tasks:
+        tasks = list(dict.fromkeys(s.task for s in result.skipped)) or ["(no measurements)"]
+    fig, axes = plt.subplots(1, len(tasks), figsize=(5.5 * len(tasks), 4.2), squeeze=False)
+    for ax, task in zip(axes[0], tasks):
+        for peer in peers:
+            points = sorted((m.num_envs, m.steps_per_sec) for m in result.measurements if (m.task, m.peer) == (task, peer))
+            if points:
+                xs, ys = zip(*points)
+                ax.plot(xs, ys, marker="o", label=peer)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title(task)
+        ax.set_xlabel("num_envs")
+        ax.set_ylabel("env steps / s")
+        ax.grid(True, which="both", alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize="small")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
