@@ -47,8 +47,14 @@ class MountainCarContinuous final : public Env {
     // force = min(max(action[0], min_action), max_action): stays float32 unless a bound wins.
     double force = a;
     bool force_f32 = true;
-    if (kMinAction > force) force = kMinAction, force_f32 = false;
-    if (kMaxAction < force) force = kMaxAction, force_f32 = false;
+    if (kMinAction > force) {
+      force = kMinAction;
+      force_f32 = false;
+    }
+    if (kMaxAction < force) {
+      force = kMaxAction;
+      force_f32 = false;
+    }
 
     // velocity += force * power - 0.0025 * math.cos(3 * position)
     const double cos_term = 0.0025 * std::cos(pos_f32 ? f32(3 * position) : 3 * position);
@@ -56,15 +62,30 @@ class MountainCarContinuous final : public Env {
     // A float32 velocity absorbs dv as float32 whether dv is float32 or a Python float.
     velocity = vel_f32 ? f32(velocity + f32(dv)) : velocity + dv;
 
-    if (gt(velocity, vel_f32, kMaxSpeed)) velocity = kMaxSpeed, vel_f32 = false;
-    if (lt(velocity, vel_f32, -kMaxSpeed)) velocity = -kMaxSpeed, vel_f32 = false;
+    if (gt(velocity, vel_f32, kMaxSpeed)) {
+      velocity = kMaxSpeed;
+      vel_f32 = false;
+    }
+    if (lt(velocity, vel_f32, -kMaxSpeed)) {
+      velocity = -kMaxSpeed;
+      vel_f32 = false;
+    }
     position = pos_f32 ? f32(position + f32(velocity)) : position + velocity;
-    if (gt(position, pos_f32, kMaxPosition)) position = kMaxPosition, pos_f32 = false;
-    if (lt(position, pos_f32, kMinPosition)) position = kMinPosition, pos_f32 = false;
-    if (eq(position, pos_f32, kMinPosition) && velocity < 0) velocity = 0.0, vel_f32 = false;
+    if (gt(position, pos_f32, kMaxPosition)) {
+      position = kMaxPosition;
+      pos_f32 = false;
+    }
+    if (lt(position, pos_f32, kMinPosition)) {
+      position = kMinPosition;
+      pos_f32 = false;
+    }
+    if (eq(position, pos_f32, kMinPosition) && velocity < 0) {
+      velocity = 0.0;
+      vel_f32 = false;
+    }
 
     const bool terminated = ge(position, pos_f32, kGoalPosition) && ge(velocity, vel_f32, goal_velocity_);
-    // Reward uses the unclipped action (math.pow(action[0], 2) * 0.1).
+    // Reward uses the unclipped action; math.pow(a, 2) is exact (== a * a) for a float32 a.
     *out.reward = (terminated ? 100.0 : 0.0) - a * a * 0.1;
     *out.terminated = terminated;
 
