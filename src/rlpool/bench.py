@@ -19,6 +19,7 @@ import os
 import platform
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
@@ -38,6 +39,12 @@ PEERS: tuple[str, ...] = (
     "envpool-async",
 )
 """Every peer the benchmark knows, in the order they are run and shown."""
+
+SEND_RECV_PEERS: frozenset[str] = frozenset({"rlpool-async", "envpool-async"})
+"""Peers stepped EnvPool-style with ``recv()``/``send(actions, env_id)`` and ``batch_size < num_envs``.
+
+(gym-async is gymnasium's ``AsyncVectorEnv``: one subprocess per env, stepped with ``step``.)
+"""
 
 ACTION_SEED = 0
 """Seed of the action space that samples the fixed action batch."""
@@ -84,7 +91,7 @@ class BenchResult:
     skipped: list[Skip] = field(default_factory=list)
 
     def find(self, task: str, num_envs: int, peer: str) -> Measurement | None:
-        """The measurement of ``peer`` on ``task`` with ``num_envs`` envs, if made."""
+        """Return the measurement of ``peer`` on ``task`` with ``num_envs`` envs, if made."""
         for m in self.measurements:
             if (m.task, m.num_envs, m.peer) == (task, num_envs, peer):
                 return m
@@ -106,11 +113,14 @@ class Runner(Protocol):
 class SyncRunner:
     """Steps every env each call: ``env.step(actions)``."""
 
-    def __init__(self, env: Any, actions: np.ndarray) -> None:
+    def __init__(self, env: Any, actions: np.ndarray, *, reseed: bool = True) -> None:
         self.env = env
         self.actions = actions
         self.batch_size = int(actions.shape[0])
-        env.reset(seed=ENV_SEED)
+        if reseed:
+            env.reset(seed=ENV_SEED)
+        else:  # the env was seeded when built
+            env.reset()
 
     def run(self, calls: int) -> None:
         """Make ``calls`` ``step`` calls with the fixed action batch."""
@@ -148,7 +158,7 @@ class AsyncRunner:
 
 
 def sample_actions(task: str, num_envs: int) -> np.ndarray:
-    """A fixed batch of ``num_envs`` valid actions sampled from ``task``'s single action space."""
+    """Sample a fixed batch of ``num_envs`` valid actions from ``task``'s single action space."""
     space = rlpool.make_spec(task).action_space
     space.seed(ACTION_SEED)
     return np.stack([np.asarray(space.sample()) for _ in range(num_envs)])
@@ -166,7 +176,7 @@ def _async_batch_size(num_envs: int) -> int:
 
 
 def gym_task_id(task: str) -> str:
-    """The gymnasium id of ``task``: the id itself, or its only namespaced twin (e.g. ``ns/Task``).
+    """Return the gymnasium id of ``task``: the id itself, or its only namespaced twin (``ns/Task``).
 
     rlpool's own ``rlpool/`` registrations are never picked. Raises
     ``PeerUnavailable`` when gymnasium has no such task or several candidates.
@@ -187,7 +197,9 @@ def gym_task_id(task: str) -> str:
 
 def _envpool() -> Any:
     try:
-        import envpool
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # envpool's import builds spaces that warn about precision
+            import envpool
     except ImportError as e:
         raise PeerUnavailable(f"envpool is not installed ({e})") from None
     return envpool
@@ -232,12 +244,13 @@ def _make_envpool(task: str, num_envs: int, actions: np.ndarray, asynchronous: b
     envpool = _envpool()
     batch_size = _async_batch_size(num_envs) if asynchronous else num_envs
     env = envpool.make_gymnasium(task, num_envs=num_envs, batch_size=batch_size, seed=ENV_SEED)
+    _ = env.observation_space  # EnvPool builds it lazily, on the first recv otherwise (and warns)
     # EnvPool takes int32 for integer actions whatever dtype its space reports.
     dtype = env.single_action_space.dtype
     dtype = np.int32 if np.issubdtype(dtype, np.integer) else dtype
     batch = _cast(actions[:batch_size], dtype)
     try:
-        return AsyncRunner(env, batch) if asynchronous else SyncRunner(env, batch)
+        return AsyncRunner(env, batch) if asynchronous else SyncRunner(env, batch, reseed=False)
     except BaseException:
         env.close()
         raise
@@ -256,11 +269,12 @@ _FACTORIES: dict[str, Callable[[str, int, np.ndarray], Runner]] = {
 def make_runner(peer: str, task: str, num_envs: int, actions: np.ndarray) -> Runner:
     """Build ``peer``'s env for ``task`` with ``num_envs`` envs, reset and ready to step.
 
-    Raises ``PeerUnavailable`` when this combination is not measured (async
-    peers need ``num_envs >= 2`` so that ``batch_size < num_envs``).
+    Raises ``PeerUnavailable`` when this combination is not measured: the
+    send/recv peers (rlpool-async, envpool-async) need ``num_envs >= 2`` so
+    that ``batch_size = num_envs // 2 < num_envs``.
     """
-    if peer.endswith("-async") and num_envs < 2:
-        raise PeerUnavailable("async mode needs num_envs >= 2 (batch_size = num_envs // 2)")
+    if peer in SEND_RECV_PEERS and num_envs < 2:
+        raise PeerUnavailable("send/recv mode needs num_envs >= 2 (batch_size = num_envs // 2)")
     return _FACTORIES[peer](task, num_envs, actions)
 
 
@@ -310,7 +324,10 @@ def measure(
     """Build, warm up, time and close one peer; raises ``PeerUnavailable`` if it cannot run."""
     check_peer(peer, task)
     actions = sample_actions(task, num_envs)
-    runner = make_runner(peer, task, num_envs, actions)
+    with warnings.catch_warnings():
+        # Peers' construction chatter (space precision, seeding notes) would break the progress bar.
+        warnings.simplefilter("ignore")
+        runner = make_runner(peer, task, num_envs, actions)
     try:
         env_steps, calls, elapsed = time_runner(runner, steps=steps, seconds=seconds, warmup=warmup)
     finally:
@@ -387,7 +404,7 @@ def _version(module: str) -> str | None:
 
 
 def machine_info() -> dict[str, Any]:
-    """CPU count, platform, Python and library versions, for the JSON report."""
+    """CPU count, load, platform, Python and library versions, for the JSON report."""
     affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
     return {
         "cpu_count": os.cpu_count(),
@@ -395,6 +412,7 @@ def machine_info() -> dict[str, Any]:
         "platform": platform.platform(),
         "machine": platform.machine(),
         "processor": platform.processor() or None,
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
         "python": sys.version.split()[0],
         "python_implementation": platform.python_implementation(),
         "versions": {
@@ -424,7 +442,7 @@ def _fmt_ratio(r: float) -> str:
 
 
 def format_table(result: BenchResult) -> str:
-    """The results as a text table; rlpool rows carry their ratio against every other peer."""
+    """Format the results as a table; rlpool rows carry their ratio against every other peer."""
     header = ("task", "num_envs", "peer", "steps/s", "rlpool speed-up")
     rows: list[tuple[str, ...]] = []
     for m in result.measurements:
@@ -436,12 +454,15 @@ def format_table(result: BenchResult) -> str:
     right = {1, 3}
 
     def line(cells: Sequence[str]) -> str:
-        parts = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        parts = [
+            c.rjust(w) if i in right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
         return "  ".join(parts).rstrip()
 
     lines = [line(header), line(["-" * w for w in widths])]
     previous: tuple[str, int] | None = None
-    for m, r in zip(result.measurements, rows):
+    for m, r in zip(result.measurements, rows, strict=True):
         if previous is not None and previous != (m.task, m.num_envs):
             lines.append("")
         previous = (m.task, m.num_envs)
@@ -461,7 +482,7 @@ def format_skips(skipped: Iterable[Skip]) -> str:
 
 
 def to_json(result: BenchResult, config: dict[str, Any]) -> dict[str, Any]:
-    """The JSON report: machine info, the run's settings, every measurement and skip."""
+    """Build the JSON report: machine info, the run's settings, every measurement and skip."""
     return {
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "machine": machine_info(),
@@ -490,13 +511,20 @@ def plot(result: BenchResult, path: Path, peers: Sequence[str] = PEERS) -> None:
     if not tasks:
         tasks = list(dict.fromkeys(s.task for s in result.skipped)) or ["(no measurements)"]
     fig, axes = plt.subplots(1, len(tasks), figsize=(5.5 * len(tasks), 4.2), squeeze=False)
-    for ax, task in zip(axes[0], tasks):
+    for ax, task in zip(axes[0], tasks, strict=True):
         for peer in peers:
-            points = sorted((m.num_envs, m.steps_per_sec) for m in result.measurements if (m.task, m.peer) == (task, peer))
+            points = sorted(
+                (m.num_envs, m.steps_per_sec) for m in result.measurements if (m.task, m.peer) == (task, peer)
+            )
             if points:
-                xs, ys = zip(*points)
-                ax.plot(xs, ys, marker="o", label=peer)
+                xs, ys = zip(*points, strict=True)
+                style = "--" if peer.endswith("-async") else "-"
+                ax.plot(xs, ys, style, marker="o", color=f"C{PEERS.index(peer)}", label=peer)
         ax.set_xscale("log", base=2)
+        ticks = sorted({m.num_envs for m in result.measurements if m.task == task})
+        if ticks:
+            ax.set_xticks(ticks, [str(t) for t in ticks])
+            ax.minorticks_off()
         ax.set_yscale("log")
         ax.set_title(task)
         ax.set_xlabel("num_envs")

@@ -71,9 +71,11 @@ class GymnasiumVectorEnv(VectorEnv):
                 self._pool.seed(ids, [all_seeds[i] for i in ids])
         return self._pool.reset(env_id)
 
-    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Step every env (sync mode) with one action per env."""
-        result = self._pool.step(actions)
+    def step(
+        self, actions: Any, env_id: Any = None
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every env (sync mode), or ``env_id`` then wait for a batch (``send`` + ``recv``)."""
+        result = self._pool.step(actions, env_id)
         if self._same_step:
             _unpack_final(result)
         return result
@@ -103,7 +105,8 @@ class GymnasiumVectorEnv(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         """Stop the worker threads."""
-        self._pool.close()
+        if hasattr(self, "_pool"):  # absent when __init__ failed
+            self._pool.close()
 
     def __repr__(self) -> str:
         return f"GymnasiumVectorEnv({self.spec.id}, num_envs={self.num_envs}, batch_size={self.batch_size})"

@@ -11,6 +11,8 @@ import numpy as np
 from rlpool import _rlpool_core as _core
 
 AUTORESET_MODES = ("NextStep", "SameStep", "Disabled")
+MAX_ENVS = 1 << 20
+MAX_THREADS = 1024
 
 # Pool options every task takes, with EnvPool's names and defaults. None means
 # "derived" (batch_size = num_envs, num_threads = min(batch_size, cores),
@@ -94,11 +96,11 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
     raise TypeError(f"option {name!r} must be of type {type(default).__name__}, got {value!r}")
 
 
-def _check_int(name: str, value: Any, low: int) -> int:
+def _check_int(name: str, value: Any, low: int, high: int = 2**31 - 1) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an int, got {value!r}")
-    if value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
     return int(value)
 
 
@@ -136,7 +138,7 @@ class EnvSpec:
         if unknown:
             raise ValueError(f"unknown option(s) {unknown} for {task_id}; valid options: {sorted(valid)}")
         pool = {k: kwargs.get(k, v) for k, v in POOL_OPTIONS.items()}
-        num_envs = _check_int("num_envs", pool["num_envs"], 1)
+        num_envs = _check_int("num_envs", pool["num_envs"], 1, MAX_ENVS)
         batch_size = num_envs if pool["batch_size"] in (None, 0) else _check_int("batch_size", pool["batch_size"], 1)
         if batch_size > num_envs:
             raise ValueError(f"batch_size={batch_size} must be <= num_envs={num_envs}")
@@ -144,7 +146,7 @@ class EnvSpec:
         num_threads = (
             min(batch_size, cores)
             if pool["num_threads"] in (None, 0)
-            else _check_int("num_threads", pool["num_threads"], 1)
+            else _check_int("num_threads", pool["num_threads"], 1, MAX_THREADS)
         )
         max_steps = (
             t.max_episode_steps
@@ -159,9 +161,14 @@ class EnvSpec:
             raise ValueError(f"autoreset_mode must be one of {AUTORESET_MODES}, got {pool['autoreset_mode']!r}")
         if pool["max_num_players"] != 1:
             raise ValueError("max_num_players must be 1: rlpool's envs are single-player")
-        offset = pool["thread_affinity_offset"]
-        if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)):
-            raise TypeError(f"thread_affinity_offset must be an int, got {offset!r}")
+        offset = _check_int("thread_affinity_offset", pool["thread_affinity_offset"], -1)
+        if not isinstance(pool["gym_reset_return_info"], (bool, np.bool_)):
+            raise TypeError(f"gym_reset_return_info must be a bool, got {pool['gym_reset_return_info']!r}")
+        threshold = pool["reward_threshold"]
+        if threshold is not None and (
+            isinstance(threshold, (bool, np.bool_)) or not isinstance(threshold, (int, float, np.number))
+        ):
+            raise TypeError(f"reward_threshold must be a number or None, got {threshold!r}")
         self.seeds = seeds_for(pool["seed"], num_envs)
         env_config = {k: _coerce(k, kwargs[k], env_options[k]) if k in kwargs else env_options[k] for k in env_options}
         self.env_config = env_config

@@ -112,6 +112,7 @@ class PyPool {
       throw nb::value_error(("autoreset_mode must be NextStep, SameStep or Disabled, got " + autoreset_mode).c_str());
     }
     pool_ = std::make_unique<Pool>(std::move(o));
+    for (int i = 0; i < num_envs; ++i) all_ids_.push_back(i);
     const auto& spec = pool_->spec();
     single_obs_ = spec.obs.size() == 1 && spec.obs[0].name == "obs";
     for (std::size_t i = 0; i < pool_->ring_size(); ++i) pool_->set_ring_block(i, acquire().block);
@@ -127,11 +128,8 @@ class PyPool {
   nb::tuple step(nb::handle actions, nb::handle env_id) {
     Guard g(this);
     if (env_id.is_none() && pool_->is_sync()) {
-      const int n = pool_->num_envs();
-      std::vector<int> ids(static_cast<std::size_t>(n));
-      for (int i = 0; i < n; ++i) ids[static_cast<std::size_t>(i)] = i;
-      pool_->check_env_ids(ids, false);
-      write_actions(actions, ids);
+      pool_->check_env_ids(all_ids_, false);
+      write_actions(actions, all_ids_);
       Entry& e = acquire();
       {
         nb::gil_scoped_release release;
@@ -156,7 +154,7 @@ class PyPool {
 
   void async_reset() {
     Guard g(this);
-    std::vector<int> ids = all_ids();
+    std::vector<int> ids = all_ids_;
     pool_->check_env_ids(ids, true);
     nb::gil_scoped_release release;
     pool_->send(ids, true);
@@ -167,7 +165,7 @@ class PyPool {
   // and return the next batch, as EnvPool does.
   nb::tuple reset(nb::handle env_id) {
     Guard g(this);
-    std::vector<int> ids = env_id.is_none() ? all_ids() : to_ids(env_id);
+    std::vector<int> ids = env_id.is_none() ? all_ids_ : to_ids(env_id);
     pool_->check_env_ids(ids, true);
     if (!pool_->is_sync()) {
       {
@@ -192,7 +190,7 @@ class PyPool {
 
   void seed(nb::handle env_id, const std::vector<std::uint64_t>& seeds) {
     Guard g(this);
-    std::vector<int> ids = env_id.is_none() ? all_ids() : to_ids(env_id);
+    std::vector<int> ids = env_id.is_none() ? all_ids_ : to_ids(env_id);
     if (ids.size() != seeds.size()) throw nb::value_error("need one seed per env_id");
     pool_->check_env_ids(ids, true);
     for (std::size_t i = 0; i < ids.size(); ++i) pool_->seed(ids[i], seeds[i]);
@@ -235,19 +233,21 @@ class PyPool {
     std::unique_lock<std::mutex> lock;
   };
 
-  std::vector<int> all_ids() const {
-    std::vector<int> ids(static_cast<std::size_t>(pool_->num_envs()));
-    for (int i = 0; i < pool_->num_envs(); ++i) ids[static_cast<std::size_t>(i)] = i;
-    return ids;
-  }
 
   static Array as_array(nb::handle h) {
     Array arr;
     if (nb::try_cast(h, arr, false)) return arr;
     static nb::object asarray = nb::module_::import_("numpy").attr("asarray");
     nb::object converted = asarray(h);
-    if (!nb::try_cast(converted, arr, false)) throw nb::type_error("expected a numpy array");
-    return arr;
+    if (nb::try_cast(converted, arr, false)) return arr;
+    // Non-native byte order converts losslessly; anything else is refused by name.
+    nb::object dtype = converted.attr("dtype");
+    const auto order = nb::cast<std::string>(dtype.attr("byteorder"));
+    if (order != "=" && order != "|") {
+      converted = converted.attr("astype")(dtype.attr("newbyteorder")("="));
+      if (nb::try_cast(converted, arr, false)) return arr;
+    }
+    throw nb::type_error(("expected a numeric array, got dtype " + nb::cast<std::string>(nb::str(dtype))).c_str());
   }
 
   static std::vector<int> to_ids(nb::handle h) {
@@ -265,11 +265,21 @@ class PyPool {
     const std::size_t item = arr.itemsize();
     for (std::size_t i = 0; i < ids.size(); ++i) {
       const std::byte* p = base + static_cast<std::int64_t>(i) * arr.stride(0) * static_cast<std::int64_t>(item);
-      std::int64_t v = read_int(p, arr.dtype());
-      ids[i] = (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) ? -1 : static_cast<int>(v);
-      if (ids[i] < 0 && v >= 0) ids[i] = std::numeric_limits<int>::max();
+      const std::int64_t v = read_int(p, arr.dtype());
+      if (v < 0 || v > std::numeric_limits<int>::max()) {
+        throw nb::index_error(("env_id " + int_str(p, arr.dtype()) + " is out of range").c_str());
+      }
+      ids[i] = static_cast<int>(v);
     }
     return ids;
+  }
+
+  // The exact value, for messages (read_int clamps huge unsigned values).
+  static std::string int_str(const std::byte* p, nb::dlpack::dtype d) {
+    if (d.code == static_cast<std::uint8_t>(nb::dlpack::dtype_code::UInt) && d.bits == 64) {
+      return std::to_string(*reinterpret_cast<const std::uint64_t*>(p));
+    }
+    return std::to_string(read_int(p, d));
   }
 
   static std::int64_t read_int(const std::byte* p, nb::dlpack::dtype d) {
@@ -320,9 +330,10 @@ class PyPool {
       const auto high = static_cast<std::int64_t>(spec.high.at(0));
       scratch_int_.resize(n);
       for (std::size_t i = 0; i < n; ++i) {
-        const std::int64_t v = read_int(base + static_cast<std::int64_t>(i) * arr.stride(0) * item, d);
+        const std::byte* p = base + static_cast<std::int64_t>(i) * arr.stride(0) * item;
+        const std::int64_t v = read_int(p, d);
         if (v < 0 || v > high) {
-          throw nb::value_error(("action " + std::to_string(v) + " for env " + std::to_string(ids[i]) +
+          throw nb::value_error(("action " + int_str(p, d) + " for env " + std::to_string(ids[i]) +
                                  " is out of range [0, " + std::to_string(high) + "]")
                                     .c_str());
         }
@@ -362,7 +373,7 @@ class PyPool {
   }
 
   void send_impl(nb::handle actions, nb::handle env_id, bool reset) {
-    std::vector<int> ids = env_id.is_none() ? all_ids() : to_ids(env_id);
+    std::vector<int> ids = env_id.is_none() ? all_ids_ : to_ids(env_id);
     if (env_id.is_none() && pool_->in_flight() > 0) {
       throw nb::value_error("env_id is required while some envs are in flight (async mode)");
     }
@@ -464,6 +475,7 @@ class PyPool {
   }
 
   std::unique_ptr<Pool> pool_;
+  std::vector<int> all_ids_;
   std::vector<Entry> cache_;
   std::size_t next_ = 0;
   std::shared_ptr<Block> last_;  // sync: the latest full result, for partial resets

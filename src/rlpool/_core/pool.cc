@@ -15,6 +15,10 @@ namespace {
 constexpr double kInlineBudgetNs = 30000.0;
 // Time one task in this many to keep the cost estimate fresh.
 constexpr std::uint32_t kSampleEvery = 8;
+// Cheap tasks are taken from the queue in chunks of about this much work.
+constexpr double kChunkNs = 5000.0;
+// How often a sync pool that found threads slower tries them again.
+constexpr std::uint64_t kRemeasureEvery = 64;
 
 double now_ns() {
   return static_cast<double>(
@@ -36,6 +40,7 @@ Pool::Pool(PoolOptions options) : options_(std::move(options)) {
                                            : sizeof(double) * static_cast<std::size_t>(spec_.action.num_elements());
   actions_.resize(action_stride_ * static_cast<std::size_t>(n));
   envs_.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) all_ids_.push_back(i);
   for (int i = 0; i < n; ++i) {
     auto& e = envs_[static_cast<std::size_t>(i)];
     e.env = type.create(options_.config);
@@ -86,7 +91,9 @@ void Pool::set_ring_block(std::size_t i, std::shared_ptr<Block> block) {
 }
 
 void Pool::check_env_ids(const std::vector<int>& env_ids, bool reset) const {
-  std::vector<bool> seen(static_cast<std::size_t>(num_envs()), false);
+  // Reused between calls: no allocation on the step path.
+  std::vector<bool>& seen = seen_scratch_;
+  seen.assign(static_cast<std::size_t>(num_envs()), false);
   for (int id : env_ids) {
     if (id < 0 || id >= num_envs()) {
       throw std::out_of_range("env_id " + std::to_string(id) + " is out of range [0, " + std::to_string(num_envs()) +
@@ -125,25 +132,37 @@ void Pool::record_cost(double ns) {
   task_ns_.store(old == 0.0 ? ns : 0.75 * old + 0.25 * ns, std::memory_order_relaxed);
 }
 
-void Pool::step_all(Block& out) {
-  std::vector<int> ids(static_cast<std::size_t>(num_envs()));
-  for (int i = 0; i < num_envs(); ++i) ids[static_cast<std::size_t>(i)] = i;
-  out.filled.store(0, std::memory_order_relaxed);
-  dispatch(ids, &out, /*allow_inline=*/true);
-  wait_filled(out, num_envs());
-  for (int id : ids) envs_[static_cast<std::size_t>(id)].in_flight = false;
-  in_flight_ -= num_envs();
-  rethrow_task_error();
+bool Pool::threads_pay(std::size_t tasks) {
+  if (workers_.empty() || cheap(tasks)) return false;
+  // Measured, not assumed: where threaded batches have been slower per env
+  // than stepping inline (small envs, busy or few cores), stay inline, and
+  // re-measure now and then.
+  const double threaded = threaded_ns_.load(std::memory_order_relaxed);
+  const double inline_ns = task_ns_.load(std::memory_order_relaxed);
+  return !(threaded > 0.0 && threaded >= inline_ns && ++sync_batches_ % kRemeasureEvery != 0);
 }
 
-void Pool::reset_into(const std::vector<int>& env_ids, Block& out) {
-  for (int id : env_ids) envs_[static_cast<std::size_t>(id)].reset_requested = true;
+void Pool::run_sync(const std::vector<int>& env_ids, Block& out) {
   out.filled.store(0, std::memory_order_relaxed);
-  dispatch(env_ids, &out, /*allow_inline=*/true);
+  const bool threaded = threads_pay(env_ids.size());
+  const double start = threaded ? now_ns() : 0.0;
+  dispatch(env_ids, &out, /*run_inline=*/!threaded);
   wait_filled(out, static_cast<int>(env_ids.size()));
+  if (threaded) {
+    const double per_env = (now_ns() - start) / static_cast<double>(env_ids.size());
+    const double old = threaded_ns_.load(std::memory_order_relaxed);
+    threaded_ns_.store(old == 0.0 ? per_env : 0.75 * old + 0.25 * per_env, std::memory_order_relaxed);
+  }
   for (int id : env_ids) envs_[static_cast<std::size_t>(id)].in_flight = false;
   in_flight_ -= static_cast<int>(env_ids.size());
   rethrow_task_error();
+}
+
+void Pool::step_all(Block& out) { run_sync(all_ids_, out); }
+
+void Pool::reset_into(const std::vector<int>& env_ids, Block& out) {
+  for (int id : env_ids) envs_[static_cast<std::size_t>(id)].reset_requested = true;
+  run_sync(env_ids, out);
 }
 
 void Pool::send(const std::vector<int>& env_ids, bool reset) {
@@ -151,7 +170,7 @@ void Pool::send(const std::vector<int>& env_ids, bool reset) {
     for (int id : env_ids) envs_[static_cast<std::size_t>(id)].reset_requested = true;
   }
   // Sync mode writes straight into the one ring block, row = env id.
-  dispatch(env_ids, is_sync() ? ring_[0].get() : nullptr, /*allow_inline=*/false);
+  dispatch(env_ids, is_sync() ? ring_[0].get() : nullptr, /*run_inline=*/false);
 }
 
 std::shared_ptr<Block> Pool::recv(std::shared_ptr<Block> replacement) {
@@ -173,14 +192,13 @@ std::shared_ptr<Block> Pool::recv(std::shared_ptr<Block> replacement) {
   return full;
 }
 
-void Pool::dispatch(const std::vector<int>& env_ids, Block* target, bool allow_inline) {
+void Pool::dispatch(const std::vector<int>& env_ids, Block* target, bool run_inline) {
   for (int id : env_ids) {
     auto& e = envs_[static_cast<std::size_t>(id)];
     e.in_flight = true;
     e.target = target;
   }
   in_flight_ += static_cast<int>(env_ids.size());
-  const bool run_inline = allow_inline && (workers_.empty() || cheap(env_ids.size()));
   if (run_inline) {
     for (int id : env_ids) run_task(id);
     return;
@@ -194,25 +212,40 @@ void Pool::dispatch(const std::vector<int>& env_ids, Block* target, bool allow_i
   if (!workers_.empty() && !cheap(env_ids.size())) queue_cv_.notify_all();
 }
 
-bool Pool::try_pop(int& env_id) {
-  if (queued_.load(std::memory_order_relaxed) == 0) return false;
+std::size_t Pool::chunk_size() const {
+  // Take about kChunkNs of work per queue visit, and leave a share for the others.
+  const double ns = task_ns_.load(std::memory_order_relaxed);
+  const auto by_cost = ns > 0.0 ? static_cast<std::size_t>(kChunkNs / ns) : 1;
+  const auto share = static_cast<std::size_t>(queued_.load(std::memory_order_relaxed)) / (workers_.size() + 1) + 1;
+  return std::clamp<std::size_t>(std::min(by_cost, share), 1, kMaxChunk);
+}
+
+std::size_t Pool::pop_chunk(int* ids, std::size_t max) {
+  std::size_t n = 0;
+  while (n < max && !queue_.empty()) {
+    ids[n++] = queue_.front();
+    queue_.pop_front();
+  }
+  queued_.fetch_sub(static_cast<int>(n), std::memory_order_relaxed);
+  return n;
+}
+
+std::size_t Pool::try_pop(int* ids) {
+  if (queued_.load(std::memory_order_relaxed) == 0) return 0;
+  const std::size_t max = chunk_size();
   std::lock_guard<std::mutex> lock(queue_mu_);
-  if (queue_.empty()) return false;
-  env_id = queue_.front();
-  queue_.pop_front();
-  queued_.fetch_sub(1, std::memory_order_relaxed);
-  return true;
+  return pop_chunk(ids, max);
 }
 
 void Pool::wait_filled(Block& block, int rows) {
   while (block.filled.load(std::memory_order_acquire) < rows) {
-    int id;
+    int ids[kMaxChunk];
     // Sync mode: the caller is one of the num_threads threads. Async mode:
     // help only with work known to be quick, since a long task here would hold
     // back results that workers finish meanwhile.
     const bool help = is_sync() || workers_.empty() || cheap(1);
-    if (help && try_pop(id)) {
-      run_task(id);
+    if (const std::size_t n = help ? try_pop(ids) : 0; n > 0) {
+      for (std::size_t i = 0; i < n; ++i) run_task(ids[i]);
       // The cost estimate may have just learnt that the rest is worth sharing.
       const int left = queued_.load(std::memory_order_relaxed);
       if (left > 0 && !workers_.empty() && !cheap(static_cast<std::size_t>(left))) queue_cv_.notify_all();
@@ -232,17 +265,17 @@ void Pool::notify_done() {
 }
 
 void Pool::worker_loop(int /*index*/) {
+  int ids[kMaxChunk];
   for (;;) {
-    int id;
+    std::size_t n;
     {
+      const std::size_t max = chunk_size();
       std::unique_lock<std::mutex> lock(queue_mu_);
       queue_cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
       if (stop_) return;
-      id = queue_.front();
-      queue_.pop_front();
-      queued_.fetch_sub(1, std::memory_order_relaxed);
+      n = pop_chunk(ids, max);
     }
-    run_task(id);
+    for (std::size_t i = 0; i < n; ++i) run_task(ids[i]);
   }
 }
 

@@ -100,11 +100,16 @@ class Pool {
     Block* target = nullptr;  // sync mode: write straight into this block
   };
 
-  void dispatch(const std::vector<int>& env_ids, Block* target, bool allow_inline);
+  void dispatch(const std::vector<int>& env_ids, Block* target, bool run_inline);
+  void run_sync(const std::vector<int>& env_ids, Block& out);
+  bool threads_pay(std::size_t tasks);
   void run_task(int env_id);
   void execute(EnvSlot& e, int env_id, Block& block, int row);
   void wait_filled(Block& block, int rows);
-  bool try_pop(int& env_id);
+  static constexpr std::size_t kMaxChunk = 64;
+  std::size_t chunk_size() const;
+  std::size_t pop_chunk(int* ids, std::size_t max);  // queue_mu_ held
+  std::size_t try_pop(int* ids);
   void worker_loop(int index);
   void notify_done();
   bool cheap(std::size_t tasks) const;
@@ -114,6 +119,8 @@ class Pool {
   EnvSpec spec_;
   std::shared_ptr<const Layout> layout_;
   std::vector<EnvSlot> envs_;
+  std::vector<int> all_ids_;
+  mutable std::vector<bool> seen_scratch_;
   std::vector<std::byte> actions_;
   std::size_t action_stride_ = 0;
   std::unique_ptr<Block> staging_;  // async: one row per env
@@ -135,6 +142,8 @@ class Pool {
   // Measured cost of one env task, to decide whether a thread hand-off pays.
   std::atomic<double> task_ns_{0.0};
   std::atomic<std::uint32_t> samples_{0};
+  std::atomic<double> threaded_ns_{0.0};  // wall time per env of threaded sync batches
+  std::uint64_t sync_batches_ = 0;
 
   std::mutex error_mu_;
   std::string task_error_;

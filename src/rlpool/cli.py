@@ -1,0 +1,184 @@
+"""The ``rlpool`` command: ``rlpool list`` and ``rlpool bench``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import rlpool
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return value
+
+
+def _peer_list(text: str) -> list[str]:
+    from rlpool.bench import PEERS
+
+    peers = [p.strip() for p in text.split(",") if p.strip()]
+    if not peers:
+        raise argparse.ArgumentTypeError("expected a comma-separated list of peers")
+    unknown = [p for p in peers if p not in PEERS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown peer(s) {', '.join(map(repr, unknown))}; choose from {','.join(PEERS)}"
+        )
+    return list(dict.fromkeys(peers))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser of the ``rlpool`` command."""
+    from rlpool.bench import PEERS
+
+    parser = argparse.ArgumentParser(
+        prog="rlpool",
+        description="rlpool: batched RL environments stepped in a C++ thread pool.",
+    )
+    parser.add_argument("--version", action="version", version=f"rlpool {rlpool.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sub.add_parser("list", help="print every task id", description="Print every registered task id.")
+
+    bench = sub.add_parser(
+        "bench",
+        help="measure steps/s against gymnasium and EnvPool",
+        description=(
+            "Time rlpool (sync and async) side by side with gymnasium's Sync/AsyncVectorEnv and "
+            "EnvPool (when installed) on each TASK and num_envs, in one run. Prints a table with "
+            "rlpool's speed-up over every other peer and writes DIR/bench.json and DIR/bench.png."
+        ),
+    )
+    bench.add_argument("tasks", nargs="+", metavar="TASK", help="task ids (see `rlpool list`)")
+    bench.add_argument(
+        "--num-envs",
+        nargs="+",
+        type=_positive_int,
+        default=[1, 4, 16],
+        metavar="N",
+        help="numbers of envs to measure (default: 1 4 16)",
+    )
+    budget = bench.add_mutually_exclusive_group()
+    budget.add_argument(
+        "--seconds",
+        type=_positive_float,
+        default=2.0,
+        metavar="S",
+        help="time each measurement for about S seconds (default: 2)",
+    )
+    budget.add_argument(
+        "--steps",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="time a fixed N env steps (batch rows) per measurement instead of --seconds",
+    )
+    bench.add_argument(
+        "--warmup",
+        type=_positive_int,
+        default=300,
+        metavar="CALLS",
+        help="untimed step/recv calls before each measurement (default: 300)",
+    )
+    bench.add_argument(
+        "--peers",
+        type=_peer_list,
+        default=list(PEERS),
+        metavar="LIST",
+        help=f"comma-separated peers to measure (default: {','.join(PEERS)})",
+    )
+    bench.add_argument(
+        "--out",
+        type=Path,
+        default=Path("bench_results"),
+        metavar="DIR",
+        help="where to write bench.json and bench.png (default: ./bench_results)",
+    )
+    bench.add_argument("--no-plot", action="store_true", help="do not write bench.png")
+    bench.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    return parser
+
+
+def _cmd_list() -> int:
+    for task_id in rlpool.list_all_envs():
+        print(task_id)
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from rlpool import bench
+
+    known = set(rlpool.list_all_envs())
+    unknown = [t for t in args.tasks if t not in known]
+    if unknown:
+        parser.error(
+            f"unknown task id(s) {', '.join(map(repr, unknown))}; valid ids: {', '.join(sorted(known))}"
+        )
+    tasks = list(dict.fromkeys(args.tasks))
+    num_envs = list(dict.fromkeys(args.num_envs))
+    result = bench.run_benchmark(
+        tasks,
+        num_envs,
+        args.peers,
+        steps=args.steps,
+        seconds=args.seconds,
+        warmup=args.warmup,
+        progress=not args.no_progress,
+    )
+    print(bench.format_table(result))
+    notes = bench.format_skips(result.skipped)
+    if notes:
+        print()
+        print(notes)
+    config = {
+        "tasks": tasks,
+        "num_envs": num_envs,
+        "peers": args.peers,
+        "steps": args.steps,
+        "seconds": None if args.steps is not None else args.seconds,
+        "warmup_calls": args.warmup,
+        "async_batch_size": "max(1, num_envs // 2)",
+        "command": sys.argv,
+    }
+    out: Path = args.out
+    json_path = out / "bench.json"
+    bench.write_json(bench.to_json(result, config), json_path)
+    print(f"\nwrote {json_path}")
+    if not args.no_plot:
+        png_path = out / "bench.png"
+        bench.plot(result, png_path, args.peers)
+        print(f"wrote {png_path}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``rlpool`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "list":
+        return _cmd_list()
+    if args.command == "bench":
+        return _cmd_bench(args, parser)
+    parser.print_help()
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

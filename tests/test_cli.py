@@ -1,0 +1,107 @@
+"""The ``rlpool`` command: list, bench (tiny budgets) and argument errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import rlpool
+from rlpool import bench
+from rlpool.cli import main
+
+PEERS = ["rlpool-sync", "rlpool-async", "gym-sync"]
+
+
+def test_help_runs_as_a_program():
+    for args in (["--help"], ["bench", "--help"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "rlpool.cli", *args], capture_output=True, text=True, timeout=60
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert "usage: rlpool" in proc.stdout
+    assert "--num-envs" in proc.stdout and "--peers" in proc.stdout
+
+
+def test_list_prints_every_task(capsys):
+    assert main(["list"]) == 0
+    assert capsys.readouterr().out.split() == rlpool.list_all_envs()
+
+
+def test_bench_writes_json_and_png(tmp_path, capsys):
+    out = tmp_path / "res"
+    argv = ["bench", "CartPole-v1", "--num-envs", "1", "2", "--steps", "200", "--warmup", "20"]
+    argv += ["--peers", ",".join(PEERS), "--out", str(out), "--no-progress"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+
+    report = json.loads((out / "bench.json").read_text())
+    machine = report["machine"]
+    assert machine["cpu_count"] >= 1 and machine["python"] and machine["platform"]
+    assert machine["versions"]["rlpool"] == rlpool.__version__
+    assert {"gymnasium", "envpool"} <= set(machine["versions"])
+
+    got = {(m["task"], m["num_envs"], m["peer"]): m for m in report["measurements"]}
+    expected = {("CartPole-v1", n, p) for n in (1, 2) for p in PEERS} - {("CartPole-v1", 1, "rlpool-async")}
+    assert set(got) == expected
+    for m in got.values():
+        assert m["steps"] >= 200 and m["calls"] >= 1 and m["seconds"] > 0
+        assert m["steps_per_sec"] == pytest.approx(m["steps"] / m["seconds"])
+    assert got[("CartPole-v1", 2, "rlpool-async")]["batch_size"] == 1
+    assert got[("CartPole-v1", 2, "rlpool-sync")]["batch_size"] == 2
+    assert set(got[("CartPole-v1", 2, "rlpool-sync")]["ratios"]) == {"rlpool-async", "gym-sync"}
+    assert [(s["peer"], s["num_envs"]) for s in report["skipped"]] == [("rlpool-async", 1)]
+
+    png = (out / "bench.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and b"IEND" in png[-16:]
+
+    assert "steps/s" in printed and "vs gym-sync" in printed and "skipped rlpool-async" in printed
+
+
+def test_bench_no_plot(tmp_path, capsys):
+    argv = ["bench", "Pendulum-v1", "--num-envs", "1", "--steps", "50", "--warmup", "5"]
+    argv += ["--peers", "rlpool-sync", "--out", str(tmp_path), "--no-plot", "--no-progress"]
+    assert main(argv) == 0
+    assert (tmp_path / "bench.json").exists() and not (tmp_path / "bench.png").exists()
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["bench", "NoSuchTask-v9"], "unknown task id(s) 'NoSuchTask-v9'"),
+        (["bench", "CartPole-v1", "--peers", "rlpool-sync,fastest"], "unknown peer(s) 'fastest'"),
+        (["bench", "CartPole-v1", "--num-envs", "0"], "expected a positive integer"),
+        (["bench", "CartPole-v1", "--steps", "10", "--seconds", "1"], "not allowed with argument"),
+        (["bench"], "required: TASK"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_arguments_exit_nonzero(argv, message, capsys, tmp_path):
+    with pytest.raises(SystemExit) as exc:
+        main([*argv, "--out", str(tmp_path)] if argv[0] == "bench" and len(argv) > 1 else argv)
+    assert exc.value.code != 0
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "bench.json").exists()
+
+
+def test_unavailable_peer_is_skipped_with_a_note(monkeypatch):
+    def missing(peer: str, task: str) -> None:
+        if peer.startswith("envpool"):
+            raise bench.PeerUnavailable("envpool is not installed")
+
+    monkeypatch.setattr(bench, "check_peer", missing)
+    result = bench.run_benchmark(
+        ["CartPole-v1"], [1, 2], ["rlpool-sync", "envpool-sync"], steps=20, warmup=2, progress=False
+    )
+    assert [m.peer for m in result.measurements] == ["rlpool-sync", "rlpool-sync"]
+    assert bench.format_skips(result.skipped) == (
+        "note: skipped envpool-sync on CartPole-v1 (num_envs 1, 2): envpool is not installed"
+    )
+
+
+def test_gym_task_id_ignores_rlpool_namespace():
+    assert bench.gym_task_id("CartPole-v1") == "CartPole-v1"
+    with pytest.raises(bench.PeerUnavailable, match="gymnasium does not know"):
+        bench.gym_task_id("NoSuchTask-v9")
