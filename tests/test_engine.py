@@ -1,0 +1,103 @@
+"""Engine behaviour that classic control is too cheap to show: threads, completion order, GIL."""
+
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rlpool
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_async_returns_first_finished_envs_first():
+    env = rlpool.make("BusyWork-v0", num_envs=4, batch_size=1, num_threads=2)
+    env.async_reset()
+    for _ in range(4):
+        env.recv()
+    env.send(np.array([60000]), np.array([0]))  # 60 ms of work
+    env.send(np.array([100, 100, 100]), np.array([1, 2, 3]))
+    order = [int(env.recv()[4]["env_id"][0]) for _ in range(4)]
+    assert sorted(order) == [0, 1, 2, 3]
+    assert order[-1] == 0, f"the slow env came back before quicker ones: {order}"
+    env.close()
+
+
+@pytest.mark.parametrize("num_envs,batch_size", [(8, 8), (8, 3)])
+def test_threaded_work_is_deterministic(num_envs, batch_size):
+    """Steps costly enough to be shared between threads give the same results as one thread."""
+
+    def run(num_threads):
+        env = rlpool.make("BusyWork-v0", num_envs=num_envs, batch_size=batch_size, num_threads=num_threads, seed=3)
+        per_env = {i: [] for i in range(num_envs)}
+        env.async_reset()
+        for _ in range(40):
+            obs, rew, term, trunc, info = env.recv()
+            for row, i in enumerate(info["env_id"]):
+                per_env[int(i)].append((obs[row].copy(), rew[row], term[row], trunc[row]))
+            ids = info["env_id"].copy()
+            # Env i's k-th action depends on (i, k) only, not on arrival order.
+            env.send(np.array([50 + (7 * i + 13 * len(per_env[int(i)])) % 250 for i in ids]), ids)
+        env.close()
+        return per_env
+
+    a, b = run(1), run(2)
+    for i in range(num_envs):
+        n = min(len(a[i]), len(b[i]))
+        assert n > 0
+        for x, y in zip(a[i][:n], b[i][:n]):
+            np.testing.assert_array_equal(x[0], y[0])
+            assert x[1:] == y[1:]
+
+
+def test_gil_released_while_stepping():
+    env = rlpool.make("BusyWork-v0", num_envs=2, num_threads=1)
+    env.reset()
+    count = 0
+    stop = threading.Event()
+
+    def spin():
+        nonlocal count
+        while not stop.is_set():
+            count += 1
+
+    t = threading.Thread(target=spin)
+    t.start()
+    time.sleep(0.01)
+    before = count
+    env.step(np.array([100000, 100000]))  # 0.2 s of C++ work
+    during = count - before
+    stop.set()
+    t.join()
+    env.close()
+    assert during > 1000, "a Python thread made no progress while the pool worked: GIL held"
+
+
+def test_concurrent_use_from_two_threads_is_refused():
+    env = rlpool.make("BusyWork-v0", num_envs=1, num_threads=1)
+    env.reset()
+    errors = []
+
+    def long_step():
+        env.step(np.array([100000]))
+
+    t = threading.Thread(target=long_step)
+    t.start()
+    time.sleep(0.03)
+    try:
+        env.step(np.array([0]))
+    except RuntimeError as e:
+        errors.append(str(e))
+    t.join()
+    env.close()
+    assert errors and "another thread" in errors[0]
+
+
+def test_examples_run():
+    example = Path(__file__).parent.parent / "examples" / "quickstart.py"
+    result = subprocess.run([sys.executable, str(example)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
