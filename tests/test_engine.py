@@ -49,7 +49,7 @@ def test_threaded_work_is_deterministic(num_envs, batch_size):
     for i in range(num_envs):
         n = min(len(a[i]), len(b[i]))
         assert n > 0
-        for x, y in zip(a[i][:n], b[i][:n]):
+        for x, y in zip(a[i][:n], b[i][:n], strict=True):
             np.testing.assert_array_equal(x[0], y[0])
             assert x[1:] == y[1:]
 

@@ -99,7 +99,12 @@ class DmEnv(dm_env.Environment):
             self._pool.close()
 
     def _observation(self, obs: Any, info: dict[str, Any]) -> Any:
-        values = dict(obs) if isinstance(obs, dict) else {"obs": obs}
+        if isinstance(obs, dict):
+            values = dict(obs)
+        elif isinstance(obs, tuple):
+            values = dict(zip(self._obs_names, obs, strict=True))
+        else:
+            values = {"obs": obs}
         for name in self._fields[len(self._obs_names):]:
             values[name] = info[name]
         return self._Observation(**values)

@@ -38,6 +38,10 @@ def _array_space(a: dict[str, Any]) -> spaces.Space:
     dtype = _DTYPES[a["dtype"]]
     if dtype is np.bool_:
         return spaces.MultiBinary(tuple(a["shape"]))
+    if np.issubdtype(dtype, np.integer) and tuple(a["shape"]) == () and a["low"] and a["high"]:
+        # A bounded integer scalar is a Discrete space, as gymnasium's toy-text envs have.
+        low, high = int(a["low"][0]), int(a["high"][0])
+        return spaces.Discrete(high - low + 1, start=low, dtype=dtype)
     low, high = _bounds(a, dtype)
     return spaces.Box(low=low, high=high, shape=tuple(a["shape"]), dtype=dtype)
 
@@ -45,6 +49,8 @@ def _array_space(a: dict[str, Any]) -> spaces.Space:
 def observation_space(raw: dict[str, Any]) -> spaces.Space:
     """Single-env observation space: a Box, or a Dict for several entries."""
     obs = raw["obs"]
+    if raw.get("obs_is_tuple"):
+        return spaces.Tuple(tuple(_array_space(a) for a in obs))
     if len(obs) == 1 and obs[0]["name"] == "obs":
         return _array_space(obs[0])
     return spaces.Dict({a["name"]: _array_space(a) for a in obs})

@@ -114,7 +114,7 @@ class PyPool {
     pool_ = std::make_unique<Pool>(std::move(o));
     for (int i = 0; i < num_envs; ++i) all_ids_.push_back(i);
     const auto& spec = pool_->spec();
-    single_obs_ = spec.obs.size() == 1 && spec.obs[0].name == "obs";
+    single_obs_ = spec.obs.size() == 1 && spec.obs[0].name == "obs" && !spec.obs_is_tuple;
     for (std::size_t i = 0; i < pool_->ring_size(); ++i) pool_->set_ring_block(i, acquire().block);
   }
 
@@ -450,6 +450,12 @@ class PyPool {
 
   nb::object obs_of(const Entry& e, std::size_t first) const {
     if (single_obs_) return e.arrays[first];
+    const Layout& lay_ = *pool_->layout();
+    if (pool_->spec().obs_is_tuple) {
+      nb::list items;
+      for (std::size_t i = 0; i < lay_.num_obs; ++i) items.append(e.arrays[first + i]);
+      return nb::tuple(items);
+    }
     nb::dict d;
     const Layout& lay = *pool_->layout();
     for (std::size_t i = 0; i < lay.num_obs; ++i) d[lay.fields[first + i].name.c_str()] = e.arrays[first + i];
@@ -492,6 +498,7 @@ nb::dict env_spec(const std::string& env_type, const std::map<std::string, Optio
   for (const auto& a : s.info) info.append(array_spec_dict(a));
   nb::dict d;
   d["obs"] = obs;
+  d["obs_is_tuple"] = s.obs_is_tuple;
   d["action"] = array_spec_dict(s.action);
   d["info"] = info;
   return d;

@@ -49,6 +49,8 @@ struct EnvSpec {
   // One entry named "obs" is a plain array observation; several entries make a
   // dict observation keyed by name.
   std::vector<ArraySpec> obs;
+  // Several entries form a tuple observation (in order) instead of a dict.
+  bool obs_is_tuple = false;
   // Discrete actions: dtype kInt64, shape {}, low {0}, high {n - 1}.
   // Continuous actions: dtype kFloat64 internally (float32 or float64 accepted
   // from Python), shape {dim}, low/high per element.

@@ -1,4 +1,10 @@
-"""Environment families. Importing this registers every task id."""
+"""Environment families, one sub-package each. Importing this registers every task id.
 
-from rlpool.envs.classic_control import registration as _classic_control  # noqa: F401
-from rlpool.envs.testing import registration as _testing  # noqa: F401
+Each family's ``registration.py`` holds one ``register(...)`` line per task id.
+"""
+
+import importlib
+import pkgutil
+
+for _family in sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg):
+    importlib.import_module(f"{__name__}.{_family}.registration")
