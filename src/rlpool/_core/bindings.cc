@@ -113,6 +113,10 @@ class PyPool {
     }
     pool_ = std::make_unique<Pool>(std::move(o));
     for (int i = 0; i < num_envs; ++i) all_ids_.push_back(i);
+    pool_->set_interrupt_check([] {
+      nb::gil_scoped_acquire gil;
+      return PyErr_CheckSignals() != 0;  // leaves KeyboardInterrupt set
+    });
     const auto& spec = pool_->spec();
     single_obs_ = spec.obs.size() == 1 && spec.obs[0].name == "obs" && !spec.obs_is_tuple;
     for (std::size_t i = 0; i < pool_->ring_size(); ++i) pool_->set_ring_block(i, acquire().block);
@@ -131,9 +135,11 @@ class PyPool {
       pool_->check_env_ids(all_ids_, false);
       write_actions(actions, all_ids_);
       Entry& e = acquire();
-      {
+      try {
         nb::gil_scoped_release release;
         pool_->step_all(*e.block);
+      } catch (const Interrupted&) {
+        throw nb::python_error();
       }
       last_ = e.block;
       return result(e, true);
@@ -179,9 +185,11 @@ class PyPool {
     if (ids.size() != static_cast<std::size_t>(pool_->num_envs()) && last_) {
       e.block->copy_rows_from(*last_);
     }
-    {
+    try {
       nb::gil_scoped_release release;
       pool_->reset_into(ids, *e.block);
+    } catch (const Interrupted&) {
+      throw nb::python_error();
     }
     last_ = e.block;
     nb::tuple r = result(e, false);
@@ -396,6 +404,9 @@ class PyPool {
     try {
       nb::gil_scoped_release release;
       full = pool_->recv(replacement.block);
+    } catch (const Interrupted&) {
+      replacement.block->owned_by_pool = false;
+      throw nb::python_error();
     } catch (...) {
       replacement.block->owned_by_pool = false;
       throw;

@@ -19,6 +19,7 @@ constexpr std::uint32_t kSampleEvery = 8;
 constexpr double kChunkNs = 5000.0;
 // How often a sync pool that found threads slower tries them again.
 constexpr std::uint64_t kRemeasureEvery = 64;
+constexpr std::chrono::milliseconds kInterruptPoll{50};
 
 double now_ns() {
   return static_cast<double>(
@@ -147,7 +148,26 @@ void Pool::run_sync(const std::vector<int>& env_ids, Block& out) {
   const bool threaded = threads_pay(env_ids.size());
   const double start = threaded ? now_ns() : 0.0;
   dispatch(env_ids, &out, /*run_inline=*/!threaded);
-  wait_filled(out, static_cast<int>(env_ids.size()));
+  try {
+    wait_filled(out, static_cast<int>(env_ids.size()), /*interruptible=*/true);
+  } catch (const Interrupted&) {
+    // Drop what has not started (those envs keep their state), let what runs
+    // finish, so nothing writes into `out` once we return.
+    int dropped = 0;
+    {
+      std::lock_guard<std::mutex> lock(queue_mu_);
+      for (int id : queue_) {
+        envs_[static_cast<std::size_t>(id)].reset_requested = false;
+        ++dropped;
+      }
+      queue_.clear();
+      queued_.store(0, std::memory_order_relaxed);
+    }
+    wait_filled(out, static_cast<int>(env_ids.size()) - dropped, /*interruptible=*/false);
+    for (int id : env_ids) envs_[static_cast<std::size_t>(id)].in_flight = false;
+    in_flight_ -= static_cast<int>(env_ids.size());
+    throw;
+  }
   if (threaded) {
     const double per_env = (now_ns() - start) / static_cast<double>(env_ids.size());
     const double old = threaded_ns_.load(std::memory_order_relaxed);
@@ -182,7 +202,7 @@ std::shared_ptr<Block> Pool::recv(std::shared_ptr<Block> replacement) {
   }
   const std::size_t pos = received_blocks_ % ring_.size();
   Block& block = *ring_[pos];
-  wait_filled(block, bs);
+  wait_filled(block, bs, /*interruptible=*/true);  // on Ctrl-C the batch stays queued
   std::shared_ptr<Block> full = std::move(ring_[pos]);
   full->owned_by_pool = false;
   set_ring_block(pos, std::move(replacement));
@@ -237,7 +257,7 @@ std::size_t Pool::try_pop(int* ids) {
   return pop_chunk(ids, max);
 }
 
-void Pool::wait_filled(Block& block, int rows) {
+void Pool::wait_filled(Block& block, int rows, bool interruptible) {
   while (block.filled.load(std::memory_order_acquire) < rows) {
     int ids[kMaxChunk];
     // Sync mode: the caller is one of the num_threads threads. Async mode:
@@ -255,7 +275,15 @@ void Pool::wait_filled(Block& block, int rows) {
     // running on a worker: sleep until a completion wakes us.
     if (!help) queue_cv_.notify_all();
     std::unique_lock<std::mutex> lock(done_mu_);
-    done_cv_.wait(lock, [&] { return block.filled.load(std::memory_order_acquire) >= rows; });
+    const auto full = [&] { return block.filled.load(std::memory_order_acquire) >= rows; };
+    // Wake now and then to let Python deliver Ctrl-C during a long wait.
+    while (!done_cv_.wait_for(lock, kInterruptPoll, full)) {
+      if (!interruptible || !interrupt_check_) continue;
+      lock.unlock();
+      const bool interrupted = interrupt_check_();
+      lock.lock();
+      if (interrupted) throw Interrupted();
+    }
   }
 }
 

@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -39,6 +40,9 @@ struct PoolOptions {
   int max_episode_steps = 0;         // 0: no time limit
   AutoresetMode autoreset_mode = AutoresetMode::kNextStep;
 };
+
+// Thrown out of a wait when the interrupt check (Ctrl-C) says so.
+struct Interrupted {};
 
 class Pool {
  public:
@@ -84,6 +88,10 @@ class Pool {
   void set_state(int env_id, std::string_view state);
 
   void close();
+  // Called every few tens of ms while the caller waits; returning true
+  // abandons the wait with Interrupted (async: results stay pending; sync:
+  // unstarted envs are not stepped).
+  void set_interrupt_check(std::function<bool()> check) { interrupt_check_ = std::move(check); }
   // Raises the first exception an env threw in a worker since the last call.
   void rethrow_task_error();
 
@@ -105,7 +113,7 @@ class Pool {
   bool threads_pay(std::size_t tasks);
   void run_task(int env_id);
   void execute(EnvSlot& e, int env_id, Block& block, int row);
-  void wait_filled(Block& block, int rows);
+  void wait_filled(Block& block, int rows, bool interruptible);
   static constexpr std::size_t kMaxChunk = 64;
   std::size_t chunk_size() const;
   std::size_t pop_chunk(int* ids, std::size_t max);  // queue_mu_ held
@@ -149,6 +157,7 @@ class Pool {
   std::string task_error_;
   std::atomic<bool> has_task_error_{false};
 
+  std::function<bool()> interrupt_check_;
   std::vector<std::thread> workers_;
 };
 
