@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from rlpool.pool_owner import PoolOwner
 from rlpool.registry import EnvSpec
 
 try:
@@ -19,7 +20,7 @@ _DTYPES = {"bool": np.bool_, "uint8": np.uint8, "int32": np.int32, "int64": np.i
            "float32": np.float32, "float64": np.float64}
 
 
-class DmEnv(dm_env.Environment):
+class DmEnv(PoolOwner, dm_env.Environment):
     """A pool as a dm_env ``Environment`` whose TimeSteps hold one row per env.
 
     ``step_type`` is FIRST after a reset, LAST when an episode ends, else MID;
@@ -29,11 +30,7 @@ class DmEnv(dm_env.Environment):
     """
 
     def __init__(self, spec: EnvSpec) -> None:
-        self.spec = spec
-        self.config = spec.config
-        self._pool = spec.new_pool()
-        self.num_envs = spec.config["num_envs"]
-        self.batch_size = spec.config["batch_size"]
+        self._init_pool(spec)
         raw = spec.raw
         self._obs_names = [a["name"] for a in raw["obs"]]
         info_names = ["env_id", "elapsed_step"] + [a["name"] for a in raw["info"]]
@@ -55,17 +52,9 @@ class DmEnv(dm_env.Environment):
         """Step the envs (all, or ``env_id`` in async mode)."""
         return self._timestep(self._pool.step(action, env_id))
 
-    def send(self, action: Any, env_id: Any = None) -> None:
-        """Queue actions for ``env_id`` (default: all envs)."""
-        self._pool.send(action, env_id)
-
     def recv(self) -> dm_env.TimeStep:
         """Wait for the next ``batch_size`` results."""
         return self._timestep(self._pool.recv())
-
-    def async_reset(self) -> None:
-        """Start resetting every env."""
-        self._pool.async_reset()
 
     def observation_spec(self) -> Any:
         """Per-env specs of the observation namedtuple's fields."""
@@ -95,8 +84,7 @@ class DmEnv(dm_env.Environment):
 
     def close(self) -> None:
         """Stop the worker threads; calling it again does nothing."""
-        if not self._pool.closed:
-            self._pool.close()
+        self._close_pool()
 
     def _observation(self, obs: Any, info: dict[str, Any]) -> Any:
         if isinstance(obs, dict):

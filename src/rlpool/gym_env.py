@@ -6,10 +6,11 @@ from typing import Any
 
 import numpy as np
 
+from rlpool.pool_owner import PoolOwner
 from rlpool.registry import EnvSpec
 
 
-class GymEnv:
+class GymEnv(PoolOwner):
     """A pool with the pre-gymnasium 4-tuple convention, for code that still expects it.
 
     ``done`` is ``terminated | truncated``; ``info["terminated"]`` and
@@ -18,11 +19,7 @@ class GymEnv:
     """
 
     def __init__(self, spec: EnvSpec) -> None:
-        self.spec = spec
-        self.config = spec.config
-        self._pool = spec.new_pool()
-        self.num_envs = spec.config["num_envs"]
-        self.batch_size = spec.config["batch_size"]
+        self._init_pool(spec)
         self.observation_space = spec.observation_space
         self.action_space = spec.action_space
         self._return_info = spec.config["gym_reset_return_info"]
@@ -36,22 +33,13 @@ class GymEnv:
         """Step the envs; returns ``(obs, reward, done, info)``."""
         return _four(self._pool.step(action, env_id))
 
-    def send(self, action: Any, env_id: Any = None) -> None:
-        """Queue actions for ``env_id`` (default: all envs)."""
-        self._pool.send(action, env_id)
-
     def recv(self) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the next ``batch_size`` results."""
         return _four(self._pool.recv())
 
-    def async_reset(self) -> None:
-        """Start resetting every env."""
-        self._pool.async_reset()
-
     def close(self) -> None:
         """Stop the worker threads; calling it again does nothing."""
-        if not self._pool.closed:
-            self._pool.close()
+        self._close_pool()
 
 
 def _four(result: tuple) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:

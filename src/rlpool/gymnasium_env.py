@@ -8,12 +8,13 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from rlpool.pool_owner import PoolOwner
 from rlpool.registry import EnvSpec, seeds_for
 
 _MODES = {"NextStep": AutoresetMode.NEXT_STEP, "SameStep": AutoresetMode.SAME_STEP, "Disabled": AutoresetMode.DISABLED}
 
 
-class GymnasiumVectorEnv(VectorEnv):
+class GymnasiumVectorEnv(PoolOwner, VectorEnv):
     """A pool of ``num_envs`` envs as a gymnasium vector env.
 
     Sync mode (``batch_size == num_envs``): ``step(actions)`` steps every env
@@ -28,11 +29,7 @@ class GymnasiumVectorEnv(VectorEnv):
     def __init__(self, spec: EnvSpec, render_mode: str | None = None) -> None:
         if render_mode is not None:
             raise ValueError(f"render_mode={render_mode!r} is not supported yet; only None")
-        self.spec = spec
-        self.config = spec.config
-        self._pool = spec.new_pool()
-        self.num_envs = spec.config["num_envs"]
-        self.batch_size = spec.config["batch_size"]
+        self._init_pool(spec)
         self.render_mode = None
         self._same_step = spec.config["autoreset_mode"] == "SameStep"
         self.metadata = {"autoreset_mode": _MODES[spec.config["autoreset_mode"]], "render_modes": []}
@@ -80,10 +77,6 @@ class GymnasiumVectorEnv(VectorEnv):
             _unpack_final(result)
         return result
 
-    def send(self, actions: Any, env_id: Any = None) -> None:
-        """Queue one action per env in ``env_id`` (default: all envs) and return at once."""
-        self._pool.send(actions, env_id)
-
     def recv(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the next ``batch_size`` results, in the order the envs finished."""
         result = self._pool.recv()
@@ -91,22 +84,9 @@ class GymnasiumVectorEnv(VectorEnv):
             _unpack_final(result)
         return result
 
-    def async_reset(self) -> None:
-        """Start resetting every env; collect the first observations with ``recv()``."""
-        self._pool.async_reset()
-
-    def get_state(self, env_id: int) -> bytes:
-        """Snapshot of env ``env_id``'s dynamic state (family-specific bytes)."""
-        return self._pool.get_state(env_id)
-
-    def set_state(self, env_id: int, state: bytes) -> None:
-        """Restore env ``env_id`` from ``get_state`` bytes; its next step continues from there."""
-        self._pool.set_state(env_id, state)
-
     def close_extras(self, **kwargs: Any) -> None:
         """Stop the worker threads."""
-        if hasattr(self, "_pool"):  # absent when __init__ failed
-            self._pool.close()
+        self._close_pool()
 
     def __repr__(self) -> str:
         return f"GymnasiumVectorEnv({self.spec.id}, num_envs={self.num_envs}, batch_size={self.batch_size})"
