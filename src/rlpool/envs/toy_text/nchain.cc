@@ -26,10 +26,12 @@ double slip_of(const Config& config) {
   return slip;
 }
 
+std::int64_t n_of(const Config& config) { return checked_int(config, "n", 1, std::int64_t{1} << 30); }
+
 class NChain final : public Env {
  public:
   explicit NChain(const Config& config)
-      : n_(checked_int(config, "n", 1, std::int64_t{1} << 30)),
+      : n_(n_of(config)),
         slip_(slip_of(config)),
         small_(finite_option(config, "small")),
         large_(finite_option(config, "large")) {}
@@ -78,9 +80,10 @@ static const bool kRegistered = register_env_type({
         },
     .spec =
         [](const Config& config) {
-          NChain check(config);  // validates the options
-          (void)check;
-          return EnvSpec{.obs = {discrete("obs", config.get_int("n"))}, .action = discrete("action", 2), .info = {}};
+          slip_of(config);  // checked here too, so that make_spec refuses bad options
+          finite_option(config, "small");
+          finite_option(config, "large");
+          return EnvSpec{.obs = {discrete("obs", n_of(config))}, .action = discrete("action", 2), .info = {}};
         },
     .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<NChain>(config); },
 });
