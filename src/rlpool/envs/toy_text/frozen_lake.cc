@@ -1,9 +1,9 @@
 // FrozenLake, matching gymnasium 1.2.2 FrozenLakeEnv: the 4x4 / 8x8 maps, a
 // custom `desc`, slippery ice with gymnasium's `success_rate`.
 #include <algorithm>
-#include <array>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "env.h"
@@ -87,19 +87,19 @@ double success_rate_of(const Config& config) {
 class FrozenLake final : public Env {
  public:
   explicit FrozenLake(const Config& config)
-      : lake_(std::make_shared<const Lake>(lake_of(config))),
+      : lake_(lake_of(config)),
         slippery_(config.get_bool("is_slippery")),
         success_(success_rate_of(config)),
         fail_((1.0 - success_) / 2.0) {}
 
   void reset(Rng& rng, const Output& out) override {
-    const auto& starts = lake_->starts;
+    const auto& starts = lake_.starts;
     s_ = starts.size() == 1 ? starts[0] : starts[rng.integer(starts.size())];
     write(out, 1.0);
   }
 
   void step(const Action& action, Rng& rng, const Output& out) override {
-    const char letter = lake_->cells[static_cast<std::size_t>(s_)];
+    const char letter = lake_.cells[static_cast<std::size_t>(s_)];
     if (letter == 'G' || letter == 'H') {  // gymnasium's terminal states loop on themselves
       *out.terminated = true;
       write(out, 1.0);
@@ -116,16 +116,16 @@ class FrozenLake final : public Env {
       move = moves[i];
       p = probs[i];
     }
-    std::int64_t row = s_ / lake_->ncol;
-    std::int64_t col = s_ % lake_->ncol;
+    std::int64_t row = s_ / lake_.ncol;
+    std::int64_t col = s_ % lake_.ncol;
     switch (move) {
       case kLeft: col = std::max<std::int64_t>(col - 1, 0); break;
-      case kDown: row = std::min(row + 1, lake_->nrow - 1); break;
-      case kRight: col = std::min(col + 1, lake_->ncol - 1); break;
+      case kDown: row = std::min(row + 1, lake_.nrow - 1); break;
+      case kRight: col = std::min(col + 1, lake_.ncol - 1); break;
       default: row = std::max<std::int64_t>(row - 1, 0); break;
     }
-    s_ = row * lake_->ncol + col;
-    const char next = lake_->cells[static_cast<std::size_t>(s_)];
+    s_ = row * lake_.ncol + col;
+    const char next = lake_.cells[static_cast<std::size_t>(s_)];
     *out.reward = next == 'G' ? 1.0 : 0.0;  // gymnasium's reward_schedule (1, 0, 0)
     *out.terminated = next == 'G' || next == 'H';
     write(out, p);
@@ -133,7 +133,7 @@ class FrozenLake final : public Env {
 
   std::string get_state() const override { return pod_state(s_); }
   void set_state(std::string_view bytes) override {
-    s_ = load_index_state(bytes, static_cast<std::int64_t>(lake_->cells.size()));
+    s_ = load_index_state(bytes, static_cast<std::int64_t>(lake_.cells.size()));
   }
 
  private:
@@ -142,7 +142,7 @@ class FrozenLake final : public Env {
     *out.info_as<double>(0) = p;
   }
 
-  std::shared_ptr<const Lake> lake_;
+  const Lake lake_;
   bool slippery_;
   double success_;
   double fail_;

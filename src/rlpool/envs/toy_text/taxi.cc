@@ -223,7 +223,7 @@ class Taxi final : public Env {
   }
 
  private:
-  // gymnasium's action_mask(s), as 0/1 bytes.
+  // The observation, the prob info, and gymnasium's action_mask(s) as 0/1 bytes.
   void write(const Output& out, double p) const {
     *out.obs_as<std::int64_t>() = state_.s;
     *out.info_as<double>(0) = p;
