@@ -205,6 +205,19 @@ def _envpool() -> Any:
     return envpool
 
 
+def _check_gym_loads(gym_id: str) -> None:
+    """Raise ``PeerUnavailable`` if ``gym_id``'s entry point needs a library that is missing (e.g. jax)."""
+    import gymnasium
+    from gymnasium.envs.registration import load_env_creator
+
+    entry_point = gymnasium.spec(gym_id).entry_point
+    if isinstance(entry_point, str):
+        try:
+            load_env_creator(entry_point)
+        except (ImportError, gymnasium.error.DependencyNotInstalled) as e:
+            raise PeerUnavailable(f"gymnasium cannot load {gym_id}: {e}") from None
+
+
 def check_peer(peer: str, task: str) -> None:
     """Raise ``PeerUnavailable`` if ``peer`` cannot run ``task`` at all (any ``num_envs``)."""
     family = peer.rsplit("-", 1)[0]
@@ -212,7 +225,7 @@ def check_peer(peer: str, task: str) -> None:
         if task not in rlpool.list_all_envs():
             raise PeerUnavailable(f"rlpool does not know {task}")
     elif family == "gym":
-        gym_task_id(task)
+        _check_gym_loads(gym_task_id(task))
     elif family == "envpool":
         if task not in _envpool().list_all_envs():
             raise PeerUnavailable(f"envpool does not know {task}")

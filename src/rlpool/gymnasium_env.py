@@ -104,6 +104,8 @@ def _unpack_final(result: tuple) -> None:
     for i in rows:
         if isinstance(final_obs, dict):
             obs_array[i] = {k: v[i].copy() for k, v in final_obs.items()}
+        elif isinstance(final_obs, tuple):  # Tuple space: one tuple per env, as gymnasium gives
+            obs_array[i] = tuple(v[i].copy() for v in final_obs)
         else:
             obs_array[i] = final_obs[i].copy()
     info["final_obs"] = obs_array

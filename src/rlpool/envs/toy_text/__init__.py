@@ -1,0 +1,1 @@
+"""Toy-text environments (FrozenLake, Taxi, CliffWalking, Blackjack, Catch, NChain)."""

@@ -1,0 +1,84 @@
+// CliffWalking, matching gymnasium 1.2.2 CliffWalkingEnv (Sutton & Barto,
+// example 6.6), including its slippery variant (CliffWalkingSlippery-v1).
+#include <algorithm>
+#include <memory>
+
+#include "env.h"
+#include "toy_text.h"
+
+namespace rlpool::toy_text {
+namespace {
+
+constexpr std::int64_t kRows = 4;
+constexpr std::int64_t kCols = 12;
+constexpr std::int64_t kStates = kRows * kCols;
+constexpr std::int64_t kStart = 3 * kCols;     // [3, 0]
+constexpr std::int64_t kGoal = kStates - 1;    // [3, 11]
+// UP, RIGHT, DOWN, LEFT as (row, col) deltas: gymnasium's POSITION_MAPPING.
+constexpr std::int64_t kDelta[4][2] = {{-1, 0}, {0, 1}, {1, 0}, {0, -1}};
+
+bool is_cliff(std::int64_t row, std::int64_t col) { return row == kRows - 1 && col >= 1 && col <= kCols - 2; }
+
+class CliffWalking final : public Env {
+ public:
+  explicit CliffWalking(const Config& config) : slippery_(config.get_bool("is_slippery")) {}
+
+  void reset(Rng& /*rng*/, const Output& out) override {
+    s_ = kStart;
+    write(out, 1.0);
+  }
+
+  void step(const Action& action, Rng& rng, const Output& out) override {
+    const std::int64_t a = action.discrete();
+    std::int64_t move = a;
+    double p = 1.0;
+    if (slippery_) {
+      // gymnasium: (a - 1) % 4, a, (a + 1) % 4, each with probability 1 / 3.
+      const std::int64_t moves[3] = {(a + 3) % 4, a, (a + 1) % 4};
+      p = 1.0 / 3.0;
+      const double probs[3] = {p, p, p};
+      move = moves[categorical(probs, 3, rng.uniform())];
+    }
+    const std::int64_t row = std::clamp(s_ / kCols + kDelta[move][0], std::int64_t{0}, kRows - 1);
+    const std::int64_t col = std::clamp(s_ % kCols + kDelta[move][1], std::int64_t{0}, kCols - 1);
+    if (is_cliff(row, col)) {  // back to the start, not an episode end
+      s_ = kStart;
+      *out.reward = -100.0;
+    } else {
+      s_ = row * kCols + col;
+      *out.reward = -1.0;
+      *out.terminated = s_ == kGoal;
+    }
+    write(out, p);
+  }
+
+  std::string get_state() const override { return pod_state(s_); }
+  void set_state(std::string_view bytes) override { s_ = load_index_state(bytes, kStates); }
+
+ private:
+  void write(const Output& out, double p) const {
+    *out.obs_as<std::int64_t>() = s_;
+    *out.info_as<double>(0) = p;
+  }
+
+  bool slippery_;
+  std::int64_t s_ = kStart;  // gymnasium's env.unwrapped.s
+};
+
+}  // namespace
+
+static const bool kRegistered = register_env_type({
+    .name = "CliffWalking",
+    .options = {{"is_slippery", false, "move in the intended direction or either side, each with probability 1/3"}},
+    .spec =
+        [](const Config&) {
+          return EnvSpec{
+              .obs = {discrete("obs", kStates)},
+              .action = discrete("action", 4),
+              .info = {ArraySpec{.name = "prob", .dtype = DType::kFloat64, .shape = {}, .low = {}, .high = {}}},
+          };
+        },
+    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<CliffWalking>(config); },
+});
+
+}  // namespace rlpool::toy_text

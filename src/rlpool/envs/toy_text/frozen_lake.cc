@@ -1,0 +1,179 @@
+// FrozenLake, matching gymnasium 1.2.2 FrozenLakeEnv: the 4x4 / 8x8 maps, a
+// custom `desc`, slippery ice with gymnasium's `success_rate`.
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "env.h"
+#include "toy_text.h"
+
+namespace rlpool::toy_text {
+namespace {
+
+// gymnasium's MAPS, rows joined by commas as the `desc` option spells them.
+constexpr std::string_view kMap4x4 = "SFFF,FHFH,FFFH,HFFG";
+constexpr std::string_view kMap8x8 =
+    "SFFFFFFF,FFFFFFFF,FFFHFFFF,FFFFFHFF,FFFHFFFF,FHHFFFHF,FHFFHFHF,FFFHFFFG";
+constexpr std::size_t kMaxCells = 1 << 20;
+
+enum Move : std::int64_t { kLeft = 0, kDown = 1, kRight = 2, kUp = 3 };
+
+struct Lake {
+  std::int64_t nrow = 0;
+  std::int64_t ncol = 0;
+  std::string cells;                // row-major letters
+  std::vector<std::int64_t> starts;  // the 'S' cells: the start is uniform over them
+};
+
+Lake parse_desc(std::string_view desc) {
+  Lake lake;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t end = std::min(desc.find(',', begin), desc.size());
+    const std::string_view row = desc.substr(begin, end - begin);
+    if (row.empty()) throw std::invalid_argument("FrozenLake desc has an empty row: '" + std::string(desc) + "'");
+    if (lake.nrow == 0) lake.ncol = static_cast<std::int64_t>(row.size());
+    if (static_cast<std::int64_t>(row.size()) != lake.ncol) {
+      throw std::invalid_argument("FrozenLake desc rows must all have the same length: '" + std::string(desc) + "'");
+    }
+    for (char c : row) {
+      if (c != 'S' && c != 'F' && c != 'H' && c != 'G') {
+        throw std::invalid_argument(std::string("FrozenLake desc may only hold the letters S, F, H, G, got '") + c +
+                                    "' in '" + std::string(desc) + "'");
+      }
+    }
+    lake.cells += row;
+    ++lake.nrow;
+    if (lake.cells.size() > kMaxCells) throw std::invalid_argument("FrozenLake desc has more than 2**20 cells");
+    if (end == desc.size()) break;
+    begin = end + 1;
+  }
+  for (std::size_t i = 0; i < lake.cells.size(); ++i) {
+    if (lake.cells[i] == 'S') lake.starts.push_back(static_cast<std::int64_t>(i));
+  }
+  if (lake.starts.empty()) throw std::invalid_argument("FrozenLake desc needs a start tile 'S'");
+  return lake;
+}
+
+// gymnasium: desc if given, else map_name. `size` (EnvPool's option: 4 or 8)
+// picks a predefined map and overrides map_name.
+Lake lake_of(const Config& config) {
+  const std::string& desc = config.get_string("desc");
+  if (!desc.empty()) return parse_desc(desc);
+  const std::int64_t size = config.get_int("size");
+  std::string name = config.get_string("map_name");
+  if (size != 0) {
+    if (size != 4 && size != 8) {
+      throw std::invalid_argument("FrozenLake option 'size' must be 4 or 8 (or 0: use map_name), got " +
+                                  std::to_string(size));
+    }
+    name = size == 4 ? "4x4" : "8x8";
+  }
+  if (name == "4x4") return parse_desc(kMap4x4);
+  if (name == "8x8") return parse_desc(kMap8x8);
+  throw std::invalid_argument("FrozenLake map_name must be '4x4' or '8x8' (or give desc), got '" + name + "'");
+}
+
+double success_rate_of(const Config& config) {
+  const double rate = config.get_double("success_rate");
+  if (!(rate >= 0.0 && rate <= 1.0)) {
+    throw std::invalid_argument("FrozenLake success_rate must be in [0, 1], got " + std::to_string(rate));
+  }
+  return rate;
+}
+
+class FrozenLake final : public Env {
+ public:
+  explicit FrozenLake(const Config& config)
+      : lake_(lake_of(config)),
+        slippery_(config.get_bool("is_slippery")),
+        success_(success_rate_of(config)),
+        fail_((1.0 - success_) / 2.0) {}
+
+  void reset(Rng& rng, const Output& out) override {
+    const auto& starts = lake_.starts;
+    s_ = starts.size() == 1 ? starts[0] : starts[rng.integer(starts.size())];
+    write(out, 1.0);
+  }
+
+  void step(const Action& action, Rng& rng, const Output& out) override {
+    const char letter = lake_.cells[static_cast<std::size_t>(s_)];
+    if (letter == 'G' || letter == 'H') {  // gymnasium's terminal states loop on themselves
+      *out.terminated = true;
+      write(out, 1.0);
+      return;
+    }
+    const std::int64_t a = action.discrete();
+    std::int64_t move = a;
+    double p = 1.0;
+    if (slippery_) {
+      // gymnasium's order: (a - 1) % 4, a, (a + 1) % 4.
+      const std::int64_t moves[3] = {(a + 3) % 4, a, (a + 1) % 4};
+      const double probs[3] = {fail_, success_, fail_};
+      const std::size_t i = categorical(probs, 3, rng.uniform());
+      move = moves[i];
+      p = probs[i];
+    }
+    std::int64_t row = s_ / lake_.ncol;
+    std::int64_t col = s_ % lake_.ncol;
+    switch (move) {
+      case kLeft: col = std::max<std::int64_t>(col - 1, 0); break;
+      case kDown: row = std::min(row + 1, lake_.nrow - 1); break;
+      case kRight: col = std::min(col + 1, lake_.ncol - 1); break;
+      default: row = std::max<std::int64_t>(row - 1, 0); break;
+    }
+    s_ = row * lake_.ncol + col;
+    const char next = lake_.cells[static_cast<std::size_t>(s_)];
+    *out.reward = next == 'G' ? 1.0 : 0.0;  // gymnasium's reward_schedule (1, 0, 0)
+    *out.terminated = next == 'G' || next == 'H';
+    write(out, p);
+  }
+
+  std::string get_state() const override { return pod_state(s_); }
+  void set_state(std::string_view bytes) override {
+    s_ = load_index_state(bytes, static_cast<std::int64_t>(lake_.cells.size()));
+  }
+
+ private:
+  void write(const Output& out, double p) const {
+    *out.obs_as<std::int64_t>() = s_;
+    *out.info_as<double>(0) = p;
+  }
+
+  const Lake lake_;
+  bool slippery_;
+  double success_;
+  double fail_;
+  std::int64_t s_ = 0;  // gymnasium's env.unwrapped.s: row * ncol + col
+};
+
+EnvSpec make_spec(const Config& config) {
+  const Lake lake = lake_of(config);
+  success_rate_of(config);
+  return EnvSpec{
+      .obs = {discrete("obs", static_cast<std::int64_t>(lake.cells.size()))},
+      .action = discrete("action", 4),
+      .info = {ArraySpec{.name = "prob", .dtype = DType::kFloat64, .shape = {}, .low = {}, .high = {}}},
+  };
+}
+
+}  // namespace
+
+static const bool kRegistered = register_env_type({
+    .name = "FrozenLake",
+    .options =
+        {
+            {"map_name", std::string("4x4"), "predefined map: '4x4' or '8x8' (used when desc is empty)"},
+            {"desc", std::string(""),
+             "custom map, rows joined by commas, e.g. 'SFFF,FHFH,FFFH,HFFG' (S start, F frozen, H hole, G goal)"},
+            {"size", std::int64_t{0}, "EnvPool's map choice: 4 or 8 picks that predefined map; 0 uses map_name"},
+            {"is_slippery", true, "move in the intended direction with probability success_rate, else sideways"},
+            {"success_rate", 1.0 / 3.0, "probability of the intended move on slippery ice"},
+        },
+    .spec = make_spec,
+    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<FrozenLake>(config); },
+});
+
+}  // namespace rlpool::toy_text
