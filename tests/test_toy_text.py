@@ -273,7 +273,7 @@ def test_blackjack_tuple_obs_in_every_face():
 def test_taxi_info_in_dm_face():
     dm = rlpool.make_dm("Taxi-v3", num_envs=2)
     ts = dm.reset()
-    assert ts.observation.action_mask.shape == (2, 6) and ts.observation.action_mask.dtype == np.uint8
+    assert ts.observation.action_mask.shape == (2, 6) and ts.observation.action_mask.dtype == np.int8
     assert np.all(ts.observation.prob == 1.0)
     dm.close()
 

@@ -121,6 +121,7 @@ def run_parity(task_id: str, options: dict, *, steps: int, seed: int, max_episod
         assert info["prob"][0] == ginfo["prob"], where
         if "action_mask" in ginfo:
             assert np.array_equal(info["action_mask"][0], ginfo["action_mask"]), where
+            assert info["action_mask"].dtype == ginfo["action_mask"].dtype, where
         assert info["elapsed_step"][0] == g.get_wrapper_attr("_elapsed_steps"), where
         assert unpack(env.get_state(0)) == u.s, where
         counts["terminated"] += gterm

@@ -16,7 +16,7 @@ try:
 except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("make_dm needs dm-env: pip install 'rlpool[dm]'") from e
 
-_DTYPES = {"bool": np.bool_, "uint8": np.uint8, "int32": np.int32, "int64": np.int64,
+_DTYPES = {"bool": np.bool_, "int8": np.int8, "uint8": np.uint8, "int32": np.int32, "int64": np.int64,
            "float32": np.float32, "float64": np.float64}
 
 

@@ -9,6 +9,7 @@ from gymnasium import spaces
 
 _DTYPES = {
     "bool": np.bool_,
+    "int8": np.int8,
     "uint8": np.uint8,
     "int32": np.int32,
     "int64": np.int64,

@@ -29,6 +29,7 @@ namespace {
 nb::dlpack::dtype to_dlpack(DType dtype) {
   switch (dtype) {
     case DType::kBool: return nb::dtype<bool>();
+    case DType::kInt8: return nb::dtype<std::int8_t>();
     case DType::kUInt8: return nb::dtype<std::uint8_t>();
     case DType::kInt32: return nb::dtype<std::int32_t>();
     case DType::kInt64: return nb::dtype<std::int64_t>();

@@ -7,6 +7,7 @@ namespace rlpool {
 std::size_t dtype_size(DType dtype) {
   switch (dtype) {
     case DType::kBool:
+    case DType::kInt8:
     case DType::kUInt8: return 1;
     case DType::kInt32:
     case DType::kFloat32: return 4;
@@ -19,6 +20,7 @@ std::size_t dtype_size(DType dtype) {
 const char* dtype_name(DType dtype) {
   switch (dtype) {
     case DType::kBool: return "bool";
+    case DType::kInt8: return "int8";
     case DType::kUInt8: return "uint8";
     case DType::kInt32: return "int32";
     case DType::kInt64: return "int64";

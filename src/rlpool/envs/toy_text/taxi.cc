@@ -227,7 +227,7 @@ class Taxi final : public Env {
   void write(const Output& out, double p) const {
     *out.obs_as<std::int64_t>() = state_.s;
     *out.info_as<double>(0) = p;
-    auto* mask = out.info_as<std::uint8_t>(1);
+    auto* mask = out.info_as<std::int8_t>(1);
     const Decoded d = decode(static_cast<int>(state_.s));
     const int at = loc_index(d.row, d.col);
     mask[0] = d.row < kMaxRow;
@@ -264,7 +264,7 @@ static const bool kRegistered = register_env_type({
               .obs = {discrete("obs", kStates)},
               .action = discrete("action", kActions),
               .info = {ArraySpec{.name = "prob", .dtype = DType::kFloat64, .shape = {}, .low = {}, .high = {}},
-                       ArraySpec{.name = "action_mask", .dtype = DType::kUInt8, .shape = {kActions}, .low = {0},
+                       ArraySpec{.name = "action_mask", .dtype = DType::kInt8, .shape = {kActions}, .low = {0},
                                  .high = {1}}},
           };
         },
