@@ -280,6 +280,59 @@ def test_gridworld_threads_and_state_snapshots(grid):
         envs.set_state(1, snapshot[:-1])
 
 
+def test_tuple_obs_and_continuous_actions_match_plain_python(private_cache):
+    def reset(state, obs, info, rng):
+        state[0] = rng.uniform(-1.0, 1.0)
+        state[1] = 0.0
+        write(state, obs, info)
+
+    def step(state, action, obs, info, rng, params):
+        state[1] += 0.1 * action[0] + rng.normal(0.0, params.noise)
+        state[0] += state[1]
+        write(state, obs, info)
+        return -abs(state[0]), abs(state[0]) > 5.0
+
+    python_env.register(
+        "PointMass-v0",
+        reset=reset,
+        step=step,
+        obs=spaces.Tuple((spaces.Box(-np.inf, np.inf, (2,), np.float32), spaces.Discrete(3, start=-1))),
+        action=spaces.Box(-1.0, 1.0, (1,), np.float32),
+        info={"speed": np.float32(0)},
+        state=2,
+        options={"noise": 0.05},
+        max_episode_steps=50,
+    )
+    envs = rlpool.make("PointMass-v0", num_envs=3, seed=8, noise=0.2)
+    assert envs.single_observation_space == spaces.Tuple(
+        (spaces.Box(-np.inf, np.inf, (2,), np.float32), spaces.Discrete(3, start=-1))
+    )
+    refs = [python_env.reference("PointMass-v0", seed=8 + i, noise=0.2) for i in range(3)]
+    obs, _ = envs.reset()
+    expected = [r.reset()[0] for r in refs]
+    rng = np.random.default_rng(4)
+    done = np.zeros(3, bool)
+    for t in range(300):
+        for i in range(3):
+            assert same_bits(obs[0][i], expected[i][0]) and obs[1][i] == expected[i][1], (t, i)
+        actions = rng.uniform(-1, 1, (3, 1)).astype(np.float32)
+        obs, reward, terminated, truncated, info = envs.step(actions)
+        for i in range(3):
+            if done[i]:
+                expected[i] = refs[i].reset()[0]
+                continue
+            expected[i], r, term, inf = refs[i].step(actions[i].astype(np.float64))
+            assert reward[i] == r and terminated[i] == term and info["speed"][i] == inf["speed"], (t, i)
+        done = terminated | truncated
+
+
+def write(state, obs, info):
+    obs[0][0] = state[0]
+    obs[0][1] = state[1]
+    obs[1][()] = -1 if state[1] < -0.1 else (1 if state[1] > 0.1 else 0)
+    info.speed[()] = abs(state[1])
+
+
 # --- errors inside compiled code ---------------------------------------------------------------
 
 
@@ -430,6 +483,7 @@ def _step(state, action, obs):
         ({"reset": lambda state, info: None}, ValueError, "declares no info="),
         ({"step": lambda params: None}, ValueError, "declares no options="),
         ({"obs": spaces.MultiDiscrete([2, 3])}, TypeError, "MultiDiscrete"),
+        ({"obs": spaces.Box(0, 3, (), np.int64)}, ValueError, "declare Discrete"),
         ({"obs": spaces.Dict({"a b": BOX2})}, ValueError, "identifier"),
         ({"action": spaces.Discrete(3, start=1)}, ValueError, "start at 0"),
         ({"action": spaces.Box(-1, 1, (2, 2))}, ValueError, "1-D"),
@@ -450,6 +504,14 @@ def test_bad_declarations_are_refused_by_name(kwargs, error, message):
     with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
         python_env.register(args.pop("task_id"), **args)
     assert "Declared-v0" not in rlpool.list_all_envs()
+
+
+def test_missing_numba_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "numba", None)  # makes `import numba` fail
+    with pytest.raises(ImportError, match=r"pip install 'rlpool\[numba\]'"):
+        python_env.register("NoNumba-v0", reset=_reset, step=_step, obs=BOX2, action=spaces.Discrete(2), state=2,
+                            max_episode_steps=5)
+    assert "NoNumba-v0" not in rlpool.list_all_envs()
 
 
 def test_class_decorator_needs_reset_and_step():
@@ -480,6 +542,19 @@ def test_compile_errors_point_at_the_users_line(private_cache):
     with pytest.raises(python_env.CompileError, match=r"step\(\) must return \(reward, terminated\)"):
         python_env.register("OneValue-v0", reset=_reset, step=step_returning_one_value, obs=BOX2,
                             action=spaces.Discrete(2), state=2, max_episode_steps=5)
+
+
+def test_the_docs_example_runs_without_a_source_file():
+    """docs/python_envs.md's example, run from a string: no source file, so compiled without the disk cache."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "python_envs.md").read_text()
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    exec(compile(code, "<docs/python_envs.md>", "exec"), namespace)
+    obs, reward = namespace["obs"], namespace["reward"]
+    assert obs.shape == (64, 1) and np.all(reward == 1.0)
+    info = python_env.task_info("Drift-v0")
+    assert not info.cache_hit and info.module_path is None
+    assert rlpool.make("Drift-v0", speed=0.25).config["speed"] == 0.25
 
 
 # --- the disk cache, across processes ----------------------------------------------------------

@@ -78,6 +78,7 @@ import threading
 import time
 import types as pytypes
 import warnings
+import weakref
 from collections import namedtuple
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -231,21 +232,28 @@ def _identifier(name: Any, what: str) -> str:
     return name
 
 
+def _obs_array(name: str, space: Any, what: str) -> _Array:
+    a = _space_array(name, space, what)
+    if isinstance(space, spaces.Box) and a.shape == () and np.issubdtype(np.dtype(a.dtype), np.integer):
+        raise ValueError(f"{what}: a 0-d integer Box observation is a Discrete space to gymnasium; declare Discrete")
+    return a
+
+
 def _obs_arrays(obs: Any) -> tuple[list[_Array], str]:
     if isinstance(obs, spaces.Dict):
         if not obs.spaces:
             raise ValueError("obs: a Dict observation needs at least one entry")
         if list(obs.spaces) == ["obs"]:
             raise ValueError("obs: a Dict with the single key 'obs' is a plain observation; pass the space itself")
-        arrays = [_space_array(_identifier(k, "obs"), s, f"obs[{k!r}]") for k, s in obs.spaces.items()]
+        arrays = [_obs_array(_identifier(k, "obs"), s, f"obs[{k!r}]") for k, s in obs.spaces.items()]
         return arrays, "dict"
     if isinstance(obs, spaces.Tuple):
         if not obs.spaces:
             raise ValueError("obs: a Tuple observation needs at least one entry")
-        return [_space_array(f"obs{i}", s, f"obs[{i}]") for i, s in enumerate(obs.spaces)], "tuple"
+        return [_obs_array(f"obs{i}", s, f"obs[{i}]") for i, s in enumerate(obs.spaces)], "tuple"
     if isinstance(obs, (np.ndarray, np.generic)):
         raise TypeError("obs: expected a gymnasium space (Box, Discrete, MultiBinary, Dict or Tuple)")
-    return [_space_array("obs", obs, "obs")], "array"
+    return [_obs_array("obs", obs, "obs")], "array"
 
 
 def _action_array(action: Any) -> _Array:
@@ -552,7 +560,7 @@ def _load_module(path: Path, name: str) -> pytypes.ModuleType:
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_HELPERS: set[int] = set()  # ids of helper functions already made callable from compiled code
+_HELPERS: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()  # helpers made callable from compiled code
 
 
 def _register_helpers(fn: Callable[..., Any]) -> None:
@@ -580,9 +588,9 @@ def _register_helpers(fn: Callable[..., Any]) -> None:
                 target = module_globals.get(name)
                 if isinstance(target, pytypes.FunctionType) and target.__globals__ is module_globals:
                     todo.append(target)
-                    if id(target) not in _HELPERS:
+                    if target not in _HELPERS:
                         register_jitable(boundscheck=True, error_model="numpy")(target)
-                        _HELPERS.add(id(target))
+                        _HELPERS.add(target)
 
 
 _NUMBA_LOCATION = re.compile(r'^\s*File "(.+)", line (\d+):')
@@ -624,8 +632,6 @@ def _explain(t: PythonTask, kind: str, error: Exception) -> str:
 def _compile(t: PythonTask, reset_args: list[str], step_args: list[str], cache: bool) -> None:
     try:
         import numba
-        from numba.core import config as numba_config
-        from numba.core.errors import NumbaError
     except ImportError as e:
         raise ImportError(
             f"rlpool.python_env needs numba to compile {t.task_id}: pip install 'rlpool[numba]' ({e})"
@@ -652,9 +658,20 @@ def _compile(t: PythonTask, reset_args: list[str], step_args: list[str], cache: 
         directory = Path(tempfile.mkdtemp(prefix="rlpool-python-env-"))
     slug = re.sub(r"[^A-Za-z0-9_]", "_", t.task_id)
     path = directory / f"{slug}_{digest}.py"
-    _write_once(path, source)
-    module = _load_module(path, f"_rlpool_python_env_{slug}_{digest}")
-    t.module_path = path
+    try:
+        _write_once(path, source)
+        module = _load_module(path, f"_rlpool_python_env_{slug}_{digest}")
+        t.module_path = path if cache else None
+        _compile_module(t, module, cache)
+    finally:
+        if not cache:  # the wrapper's file was needed only while compiling
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+def _compile_module(t: PythonTask, module: pytypes.ModuleType, cache: bool) -> None:
+    import numba
+    from numba.core import config as numba_config
+    from numba.core.errors import NumbaError
 
     jit = numba.njit(boundscheck=True, error_model="numpy")
     for fn in (t.reset, t.step):
@@ -970,6 +987,7 @@ class ReferenceEnv:
         else:
             self._obs_arg = tuple(self._obs)
         self._info_arg = namedtuple("Info", [a.name for a in t.info])(*self._info) if t.info else None
+        self._names = {fn: list(inspect.signature(fn).parameters) for fn in (t.reset, t.step)}
 
     def _args(self, fn: Callable[..., Any], action: Any) -> list[Any]:
         by_name = {
@@ -980,7 +998,7 @@ class ReferenceEnv:
             "rng": self.rng,
             "params": self.params,
         }
-        return [by_name[p] for p in inspect.signature(fn).parameters]
+        return [by_name[p] for p in self._names[fn]]
 
     def _observation(self) -> Any:
         t = self.task
