@@ -485,6 +485,7 @@ def _step(state, action, obs):
         ({"obs": spaces.MultiDiscrete([2, 3])}, TypeError, "MultiDiscrete"),
         ({"obs": spaces.Box(0, 3, (), np.int64)}, ValueError, "declare Discrete"),
         ({"obs": spaces.Dict({"a b": BOX2})}, ValueError, "identifier"),
+        ({"options": {"lambda": 1.0}}, ValueError, "keyword"),
         ({"action": spaces.Discrete(3, start=1)}, ValueError, "start at 0"),
         ({"action": spaces.Box(-1, 1, (2, 2))}, ValueError, "1-D"),
         ({"options": {"name": "text"}}, TypeError, "bool, int or float"),

@@ -69,6 +69,8 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
+import keyword
+import math
 import os
 import re
 import shutil
@@ -227,8 +229,8 @@ def _space_array(name: str, space: Any, what: str) -> _Array:
 
 
 def _identifier(name: Any, what: str) -> str:
-    if not isinstance(name, str) or not name.isidentifier() or name.startswith("_"):
-        raise ValueError(f"{what}: name {name!r} must be a Python identifier not starting with '_'")
+    if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_"):
+        raise ValueError(f"{what}: name {name!r} must be a Python identifier (not a keyword) not starting with '_'")
     return name
 
 
@@ -936,9 +938,9 @@ class Rng:
             s = u * u + v * v
             if 0.0 < s < 1.0:
                 break
-        f = np.sqrt(-2.0 * np.log(s) / s)
-        self._spare = float(v * f)
-        return loc + scale * float(u * f)
+        f = math.sqrt(-2.0 * math.log(s) / s)  # the C library's, as rng.h uses
+        self._spare = v * f
+        return loc + scale * (u * f)
 
     def integers(self, low: int, high: int | None = None) -> int:
         """Uniform int in [0, low) or in [low, high), without modulo bias (Lemire's method)."""
