@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -111,6 +113,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="where to write bench.json and bench.png (default: ./bench_results)",
     )
+    bench.add_argument(
+        "--import",
+        dest="imports",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE (a module name or a .py file) first, e.g. one that registers Python-written "
+        "envs; repeatable",
+    )
     bench.add_argument("--no-plot", action="store_true", help="do not write bench.png")
     bench.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return parser
@@ -122,9 +133,40 @@ def _cmd_list() -> int:
     return 0
 
 
+def _import(text: str) -> None:
+    """Import a module by name, or a .py file by path under its file name (once)."""
+    path = Path(text)
+    if not (text.endswith(".py") or path.is_file()):
+        importlib.import_module(text)
+        return
+    if not path.is_file():
+        raise FileNotFoundError(f"no such file: {text}")
+    name = path.stem
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        if Path(getattr(loaded, "__file__", None) or "").resolve() == path.resolve():
+            return
+        name = f"_rlpool_import_{name}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {text}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+
+
 def _cmd_bench(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from rlpool import bench
 
+    for module in args.imports:
+        try:
+            _import(module)
+        except Exception as e:
+            parser.error(f"--import {module}: {type(e).__name__}: {e}")
     known = set(rlpool.list_all_envs())
     unknown = [t for t in args.tasks if t not in known]
     if unknown:
@@ -151,6 +193,7 @@ def _cmd_bench(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         "tasks": tasks,
         "num_envs": num_envs,
         "peers": args.peers,
+        "imports": args.imports,
         "steps": args.steps,
         "seconds": None if args.steps is not None else args.seconds,
         "warmup_calls": args.warmup,

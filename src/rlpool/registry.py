@@ -40,6 +40,8 @@ class TaskSpec:
     max_episode_steps: int
     reward_threshold: float | None = None
     env_defaults: dict[str, Any] = field(default_factory=dict)
+    task_options: dict[str, Any] = field(default_factory=dict)
+    """Options this task adds to its env type's (name -> default), e.g. those of a Python-written env."""
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -52,9 +54,16 @@ def register(
     *,
     max_episode_steps: int,
     reward_threshold: float | None = None,
+    task_options: dict[str, Any] | None = None,
     **env_defaults: Any,
 ) -> None:
-    """Register ``task_id`` as the C++ env type ``env_type`` with task-specific defaults."""
+    """Register ``task_id`` as the C++ env type ``env_type`` with task-specific defaults.
+
+    ``task_options`` (name -> default of type bool, int, float or str) declares
+    options of this task beyond its env type's own; they reach the C++ env in
+    its config like the type's options. Options whose names start with ``_``
+    are set here only: ``make`` does not accept them.
+    """
     if task_id in _TASKS:
         raise ValueError(f"task {task_id!r} is already registered")
     if env_type not in _ENV_TYPES:
@@ -63,7 +72,17 @@ def register(
     unknown = set(env_defaults) - known
     if unknown:
         raise ValueError(f"{task_id}: {sorted(unknown)} are not options of {env_type}; valid: {sorted(known)}")
-    _TASKS[task_id] = TaskSpec(task_id, env_type, max_episode_steps, reward_threshold, dict(env_defaults))
+    task_options = dict(task_options or {})
+    for name, default in task_options.items():
+        if not isinstance(name, str) or not name.isidentifier() or name.startswith("_"):
+            raise ValueError(f"{task_id}: task option name {name!r} must be an identifier not starting with '_'")
+        if name in known or name in POOL_OPTIONS:
+            raise ValueError(f"{task_id}: task option {name!r} clashes with an option every {env_type} task has")
+        if not isinstance(default, (bool, int, float, str)):
+            raise TypeError(f"{task_id}: task option {name!r} needs a bool, int, float or str default, got {default!r}")
+    _TASKS[task_id] = TaskSpec(
+        task_id, env_type, max_episode_steps, reward_threshold, dict(env_defaults), task_options
+    )
 
 
 def list_all_envs() -> list[str]:
@@ -132,8 +151,10 @@ class EnvSpec:
         self.id = task_id
         self.task = t
         env_options = {name: default for name, default, _ in _ENV_TYPES[t.env_type]}
+        env_options.update(t.task_options)
         env_options.update(t.env_defaults)
-        valid = set(POOL_OPTIONS) | set(env_options)
+        # Options named "_..." are fixed at registration (e.g. compiled function addresses).
+        valid = set(POOL_OPTIONS) | {k for k in env_options if not k.startswith("_")}
         unknown = sorted(set(kwargs) - valid)
         if unknown:
             raise ValueError(f"unknown option(s) {unknown} for {task_id}; valid options: {sorted(valid)}")
@@ -173,7 +194,7 @@ class EnvSpec:
         env_config = {k: _coerce(k, kwargs[k], env_options[k]) if k in kwargs else env_options[k] for k in env_options}
         self.env_config = env_config
         self.config: dict[str, Any] = {
-            **env_config,
+            **{k: v for k, v in env_config.items() if not k.startswith("_")},
             "num_envs": num_envs,
             "batch_size": batch_size,
             "num_threads": num_threads,
