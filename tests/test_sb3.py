@@ -159,3 +159,24 @@ def test_ppo_solves_cartpole(tmp_path):
     mean, _ = evaluate_policy(loaded, fresh, n_eval_episodes=20)
     print(f"PPO: {model.num_timesteps} steps, {time.perf_counter() - start:.1f} s, mean return {mean:.1f}")
     assert mean >= 475
+
+
+def test_replay_buffer_gets_terminal_observations_and_timeouts():
+    """An off-policy algorithm stores the true last observation of each episode and marks time-limit ends."""
+    from stable_baselines3 import DQN
+
+    torch.set_num_threads(1)
+    env = RlpoolVecEnv("CartPole-v1", num_envs=2, seed=4, max_episode_steps=20)
+    model = DQN("MlpPolicy", env, learning_starts=1_000, buffer_size=1_000, seed=0, device="cpu")
+    model.learn(600)
+    buf = model.replay_buffer
+    size = buf.pos
+    obs, next_obs = buf.observations[:size], buf.next_observations[:size]
+    dones, timeouts = buf.dones[:size].astype(bool), buf.timeouts[:size].astype(bool)
+    assert timeouts.sum() > 5 and (dones & ~timeouts).sum() > 5  # both kinds of episode end
+    for t in range(size - 1):
+        for e in range(2):
+            if dones[t, e]:  # the stored next observation is the episode's last, not the reset one
+                assert not np.array_equal(next_obs[t, e], obs[t + 1, e])
+            else:
+                np.testing.assert_array_equal(next_obs[t, e], obs[t + 1, e])

@@ -295,9 +295,9 @@ class _EnvPoolMixin:
 def envpool_info(info: dict[str, Any]) -> dict[str, Any]:
     """Reorder rlpool's info into EnvPool's: ``env_id``, ``players``, task entries, ``elapsed_step``."""
     env_id = info["env_id"]
-    out = {"env_id": env_id, "players": {"env_id": env_id}}
-    out.update(info)
-    out["elapsed_step"] = out.pop("elapsed_step")
+    out = {"env_id": env_id, "players": {"env_id": env_id}, **info}
+    if len(out) > 3:  # task entries follow elapsed_step in rlpool's order; EnvPool puts it last
+        out["elapsed_step"] = out.pop("elapsed_step")
     return out
 
 
@@ -331,7 +331,11 @@ class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
 
     def step(self, action: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every env (sync), or send ``env_id``'s actions and receive the next batch (async)."""
-        return self._to(self._pool.step(action, env_id))
+        result = self._pool.step(action, env_id)
+        if self._same_step:
+            _unpack_final(result)
+        obs, reward, terminated, truncated, info = result
+        return obs, reward.astype(np.float32), terminated, truncated, envpool_info(info)
 
     def send(self, action: Any, env_id: Any = None) -> None:
         """Queue one action per env in ``env_id`` (default: all envs) and return at once."""
@@ -347,11 +351,9 @@ class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
         raise RuntimeError("render_mode must be set when creating the env; rlpool does not support rendering yet")
 
     def _to(self, result: tuple) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        obs, reward, terminated, truncated, info = result
         if self._same_step:
             _unpack_final(result)
-        else:
-            info.pop("_rlpool_final", None)
+        obs, reward, terminated, truncated, info = result
         return obs, reward.astype(np.float32), terminated, truncated, envpool_info(info)
 
 

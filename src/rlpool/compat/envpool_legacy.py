@@ -95,7 +95,6 @@ class GymEnvPool(GymnasiumEnvPool):
 
     def _four(self, result: tuple) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, reward, terminated, truncated, info = result
-        info.pop("_rlpool_final", None)
         out = envpool_info(info)
         elapsed = out.pop("elapsed_step")
         out["TimeLimit.truncated"] = truncated & ~terminated
