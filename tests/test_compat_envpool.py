@@ -170,7 +170,7 @@ def envpool_view(config: dict) -> dict:
     return {k: v for k, v in config.items() if k in compat.ENVPOOL_CONFIG_KEYS and k != "base_path"}
 
 
-@pytest.mark.parametrize("case,expected", zip(CONFIG_CASES, EXPECTED_CONFIG, strict=True))
+@pytest.mark.parametrize("case,expected", list(zip(CONFIG_CASES, EXPECTED_CONFIG, strict=True)))
 def test_config_has_envpool_keys_and_values(case, expected):
     spec = compat.make_spec("CartPole-v1", **case)
     full = dict(
@@ -390,3 +390,24 @@ def test_bad_actions_raise():
     obs, *_ = envs.step(np.array([0, 1], dtype=np.uint8))
     assert obs.shape == (2, 4)
     envs.close()
+
+
+def partial_resets(module):
+    envs = module.make("CartPole-v1", "gymnasium", num_envs=3)
+    envs.reset()
+    obs, info = envs.reset(np.array([2, 0], dtype=np.int32))
+    masked_obs, masked_info = envs.reset(options={"reset_mask": np.array([False, True, False])})
+    dm = module.make_dm("CartPole-v1", num_envs=3)
+    dm.reset()
+    ts = dm.reset(np.array([1], dtype=np.int32))
+    shapes = (obs.shape, masked_obs.shape, ts.observation.obs.shape)
+    return shapes, info["env_id"].tolist(), masked_info["env_id"].tolist()
+
+
+def test_partial_reset_returns_the_reset_rows():
+    assert partial_resets(compat) == (((2, 4), (1, 4), (1, 4)), [2, 0], [1])
+
+
+@needs_envpool
+def test_partial_reset_same_as_envpool():
+    assert partial_resets(compat) == partial_resets(reference())

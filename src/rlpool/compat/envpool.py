@@ -301,6 +301,17 @@ def envpool_info(info: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _rows(obs: Any, info: dict[str, Any], ids: np.ndarray) -> tuple[Any, dict[str, Any]]:
+    """The rows ``ids`` of a sync batch (whose row i is env i)."""
+    if isinstance(obs, dict):
+        obs = {k: v[ids] for k, v in obs.items()}
+    elif isinstance(obs, tuple):
+        obs = tuple(v[ids] for v in obs)
+    else:
+        obs = obs[ids]
+    return obs, {k: v[ids] for k, v in info.items()}
+
+
 class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
     """EnvPool 1.x's gymnasium pool over an rlpool pool.
 
@@ -319,14 +330,21 @@ class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
     def reset(
         self, env_id: Any = None, *, seed: Any = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        """Reset every env, or those in ``env_id`` / ``options["reset_mask"]``; returns ``(obs, info)``."""
+        """Reset every env, or those in ``env_id`` / ``options["reset_mask"]``; returns ``(obs, info)``.
+
+        As EnvPool's, a partial reset returns the rows of the reset envs only.
+        """
         if env_id is None:
             obs, info = super().reset(seed=seed, options=options)
+            mask = (options or {}).get("reset_mask")
+            if mask is not None:
+                obs, info = _rows(obs, info, np.flatnonzero(mask))
         else:
             if options is not None or seed is not None:
                 raise ValueError("pass either env_id, or seed/options['reset_mask'], not both")
             obs, info = self._pool.reset(env_id)
-        info.pop("_rlpool_final", None)
+            if not self.is_async:  # sync rlpool returns every env's row; rows are in env-id order
+                obs, info = _rows(obs, info, np.asarray(env_id).reshape(-1))
         return obs, envpool_info(info)
 
     def step(self, action: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -386,8 +404,10 @@ class DMEnvPool(_EnvPoolMixin):
         self._Players = type(self._obs_spec.players)
 
     def reset(self, env_id: Any = None) -> Any:
-        """Reset every env (or ``env_id``); every row is FIRST with reward 0 and discount 1."""
+        """Reset every env (or only ``env_id``'s rows); every row is FIRST with reward 0 and discount 1."""
         obs, info = self._pool.reset(env_id)
+        if env_id is not None and not self.is_async:
+            obs, info = _rows(obs, info, np.asarray(env_id).reshape(-1))
         n = info["env_id"].shape[0]
         return self._dm_env.TimeStep(
             step_type=np.zeros(n, dtype=np.int32),
