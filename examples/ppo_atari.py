@@ -8,9 +8,11 @@ The only rlpool-specific line is ``import rlpool.compat.envpool as envpool``; wi
 Hyperparameters are CleanRL's for Atari (8 envs, 128 steps, 4 minibatches, 4 epochs,
 lr 2.5e-4 annealed, clip 0.1, ent 0.01, gamma 0.99, lambda 0.95).
 
-Wall-clock on a 2-core machine: NOT MEASURED YET (rlpool's Atari family had not landed when
-this was written; CleanRL reports Pong solved, about +20, after roughly 10M frames = 2.5M
-agent steps). ``train()`` returns the throughput so a short run gives an estimate.
+Wall-clock on a 2-core machine with rlpool: NOT MEASURED YET (rlpool's Atari family had not
+landed when this was written). With ``--reference`` (EnvPool's Pong) on a loaded 2-core machine
+it ran at about 18 agent steps/s, bound by the CNN on the CPU (preliminary): CleanRL's budget
+for Pong (10M frames = 2.5M agent steps, reaching about +20) would take well over a day there.
+``train()`` returns the throughput, so a short run gives an estimate.
 
 Episode statistics follow CleanRL: with ``episodic_life`` a lost life ends the episode the
 agent learns from, while ``info["terminated"]`` marks the real game over and
