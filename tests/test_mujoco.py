@@ -22,6 +22,8 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+import sys
+import types
 import warnings
 from importlib.metadata import version
 from pathlib import Path
@@ -35,6 +37,10 @@ from gymnasium.wrappers import TimeLimit
 import rlpool
 
 mujoco = pytest.importorskip("mujoco")
+try:
+    import imageio  # noqa: F401  gymnasium's MuJoCo renderer imports it at module level
+except ImportError:  # only rendering uses it (gymnasium[mujoco] installs it); nothing here renders
+    sys.modules["imageio"] = types.ModuleType("imageio")
 
 NAMES = [
     "Ant",
