@@ -1,0 +1,206 @@
+#include "mujoco_env.h"
+
+#include <dlfcn.h>
+
+#include <array>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+namespace rlpool::mujoco {
+
+namespace {
+
+template <class F>
+void resolve(void* lib, const char* name, F& fn) {
+  fn = reinterpret_cast<F>(dlsym(lib, name));
+  if (fn == nullptr) throw std::runtime_error(std::string("MuJoCo library has no symbol ") + name);
+}
+
+Api load_api() {
+  // rlpool.envs.mujoco has loaded the `mujoco` package's library by path; find
+  // it by its SONAME without searching anywhere else.
+  void* lib = dlopen(RLPOOL_MUJOCO_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  if (lib == nullptr) lib = dlopen(RLPOOL_MUJOCO_SONAME, RTLD_NOW | RTLD_LOCAL);
+  if (lib == nullptr) {
+    throw std::runtime_error(std::string("the MuJoCo envs need " RLPOOL_MUJOCO_SONAME
+                                         ", which rlpool loads from the installed `mujoco` package "
+                                         "(pip install the mujoco version rlpool was built with): ") +
+                             dlerror());
+  }
+  Api a{};
+  resolve(lib, "mj_loadXML", a.loadXML);
+  resolve(lib, "mj_deleteModel", a.deleteModel);
+  resolve(lib, "mj_makeData", a.makeData);
+  resolve(lib, "mj_deleteData", a.deleteData);
+  resolve(lib, "mj_resetData", a.resetData);
+  resolve(lib, "mj_forward", a.forward);
+  resolve(lib, "mj_step", a.step);
+  resolve(lib, "mj_rnePostConstraint", a.rnePostConstraint);
+  resolve(lib, "mj_name2id", a.name2id);
+  resolve(lib, "mj_version", a.version);
+  // The structs are laid out as the headers say only for the same version.
+  if (a.version() != mjVERSION_HEADER) {
+    throw std::runtime_error("loaded MuJoCo library is version " + std::to_string(a.version()) +
+                             " but rlpool was compiled against " + std::to_string(mjVERSION_HEADER) + " (" +
+                             RLPOOL_MUJOCO_SONAME + ")");
+  }
+  return a;
+}
+
+int check_frame_skip(const Config& config) {
+  const std::int64_t frame_skip = config.get_int("frame_skip");
+  require(frame_skip >= 1 && frame_skip <= 1'000'000,
+          "frame_skip must be in [1, 1000000], got " + std::to_string(frame_skip));
+  return static_cast<int>(frame_skip);
+}
+
+}  // namespace
+
+const Api& api() {
+  // A throwing initialiser leaves the static uninitialised: the next call retries.
+  static const Api instance = load_api();
+  return instance;
+}
+
+std::shared_ptr<const mjModel> load_model(const std::string& xml_file) {
+  if (xml_file.empty()) throw std::invalid_argument("xml_file is empty: give the path of a MuJoCo XML model");
+  static std::mutex mu;
+  static std::map<std::string, std::weak_ptr<const mjModel>> cache;
+  const Api& mj = api();
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto model = cache[xml_file].lock()) return model;
+  std::array<char, 1024> error{};
+  mjModel* raw = mj.loadXML(xml_file.c_str(), nullptr, error.data(), static_cast<int>(error.size()));
+  if (raw == nullptr) {
+    throw std::invalid_argument("xml_file '" + xml_file + "' could not be loaded by MuJoCo: " + error.data());
+  }
+  std::shared_ptr<const mjModel> model(raw, [delete_model = mj.deleteModel](const mjModel* p) {
+    delete_model(const_cast<mjModel*>(p));
+  });
+  cache[xml_file] = model;
+  return model;
+}
+
+std::vector<Option> base_options(std::int64_t frame_skip) {
+  return {
+      {"xml_file", std::string(), "MuJoCo XML model (default: gymnasium's asset for the task)"},
+      {"frame_skip", frame_skip, "MuJoCo steps per env step"},
+  };
+}
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw std::invalid_argument(message);
+}
+
+int body_id(const mjModel* m, const std::string& name, const std::string& xml_file) {
+  const int id = api().name2id(m, mjOBJ_BODY, name.c_str());
+  require(id >= 0, "xml_file '" + xml_file + "' has no body named '" + name + "'");
+  return id;
+}
+
+EnvSpec checked_spec(EnvSpec (*spec)(const mjModel* m, const Config& config), const Config& config) {
+  check_frame_skip(config);
+  const std::string& xml_file = config.get_string("xml_file");
+  const auto model = load_model(xml_file);
+  try {
+    return spec(model.get(), config);
+  } catch (const std::invalid_argument& e) {
+    const std::string message = e.what();
+    if (message.find(xml_file) != std::string::npos) throw;
+    throw std::invalid_argument(message + " (xml_file '" + xml_file + "')");
+  }
+}
+
+EnvSpec make_spec(const mjModel* m, std::int64_t obs_size, const std::vector<std::string>& scalar_infos) {
+  EnvSpec spec;
+  spec.obs.push_back(ArraySpec{.name = "obs", .dtype = DType::kFloat64, .shape = {obs_size}, .low = {}, .high = {}});
+  ArraySpec action{.name = "action", .dtype = DType::kFloat64, .shape = {m->nu}, .low = {}, .high = {}};
+  for (int i = 0; i < m->nu; ++i) {
+    // gymnasium: actuator_ctrlrange.astype(np.float32).
+    action.low.push_back(static_cast<float>(m->actuator_ctrlrange[2 * i]));
+    action.high.push_back(static_cast<float>(m->actuator_ctrlrange[2 * i + 1]));
+  }
+  spec.action = std::move(action);
+  for (const auto& name : scalar_infos) {
+    spec.info.push_back(ArraySpec{.name = name, .dtype = DType::kFloat64, .shape = {}, .low = {}, .high = {}});
+  }
+  return spec;
+}
+
+MujocoEnv::MujocoEnv(const Config& config)
+    : xml_file_(config.get_string("xml_file")),
+      model_(load_model(xml_file_)),
+      m_(model_.get()),
+      data_(api().makeData(m_), api().deleteData),
+      d_(data_.get()),
+      frame_skip_(check_frame_skip(config)) {
+  require(d_ != nullptr, "MuJoCo could not allocate mjData for '" + xml_file_ + "'");
+  // mj_makeData leaves qpos = qpos0 and qvel = 0: gymnasium's init_qpos/init_qvel.
+  init_qpos_.assign(d_->qpos, d_->qpos + m_->nq);
+  init_qvel_.assign(d_->qvel, d_->qvel + m_->nv);
+  scratch_.resize(static_cast<std::size_t>(m_->nq + m_->nv));
+}
+
+std::string MujocoEnv::get_state() const {
+  std::string bytes(sizeof(double) * static_cast<std::size_t>(m_->nq + m_->nv), '\0');
+  std::memcpy(bytes.data(), d_->qpos, sizeof(double) * static_cast<std::size_t>(m_->nq));
+  std::memcpy(bytes.data() + sizeof(double) * static_cast<std::size_t>(m_->nq), d_->qvel,
+              sizeof(double) * static_cast<std::size_t>(m_->nv));
+  return bytes;
+}
+
+void MujocoEnv::set_state(std::string_view bytes) {
+  const std::size_t expected = sizeof(double) * static_cast<std::size_t>(m_->nq + m_->nv);
+  if (bytes.size() != expected) {
+    throw std::invalid_argument("state has " + std::to_string(bytes.size()) + " bytes, expected " +
+                                std::to_string(expected) + " (qpos[" + std::to_string(m_->nq) + "] and qvel[" +
+                                std::to_string(m_->nv) + "] as float64)");
+  }
+  std::memcpy(scratch_.data(), bytes.data(), expected);
+  set_qpos_qvel(scratch_.data(), scratch_.data() + m_->nq);
+}
+
+void MujocoEnv::reset_data() { api().resetData(m_, d_); }
+
+void MujocoEnv::set_qpos_qvel(const double* qpos, const double* qvel) {
+  std::memmove(d_->qpos, qpos, sizeof(double) * static_cast<std::size_t>(m_->nq));
+  std::memmove(d_->qvel, qvel, sizeof(double) * static_cast<std::size_t>(m_->nv));
+  api().forward(m_, d_);
+}
+
+void MujocoEnv::reset_uniform(Rng& rng, double scale) {
+  double* qpos = scratch_.data();
+  double* qvel = qpos + m_->nq;
+  for (int i = 0; i < m_->nq; ++i) qpos[i] = init_qpos_[static_cast<std::size_t>(i)] + rng.uniform(-scale, scale);
+  for (int i = 0; i < m_->nv; ++i) qvel[i] = init_qvel_[static_cast<std::size_t>(i)] + rng.uniform(-scale, scale);
+  set_qpos_qvel(qpos, qvel);
+}
+
+void MujocoEnv::reset_uniform_normal(Rng& rng, double scale) {
+  double* qpos = scratch_.data();
+  double* qvel = qpos + m_->nq;
+  for (int i = 0; i < m_->nq; ++i) qpos[i] = init_qpos_[static_cast<std::size_t>(i)] + rng.uniform(-scale, scale);
+  for (int i = 0; i < m_->nv; ++i) qvel[i] = init_qvel_[static_cast<std::size_t>(i)] + scale * rng.normal();
+  set_qpos_qvel(qpos, qvel);
+}
+
+void MujocoEnv::do_simulation(const Action& action) {
+  const Api& mj = api();
+  std::memcpy(d_->ctrl, action.continuous(), sizeof(double) * static_cast<std::size_t>(m_->nu));
+  for (int i = 0; i < frame_skip_; ++i) mj.step(m_, d_);
+  mj.rnePostConstraint(m_, d_);
+}
+
+bool MujocoEnv::state_is_finite() const {
+  for (int i = 0; i < m_->nq; ++i) {
+    if (!std::isfinite(d_->qpos[i])) return false;
+  }
+  for (int i = 0; i < m_->nv; ++i) {
+    if (!std::isfinite(d_->qvel[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace rlpool::mujoco

@@ -1,0 +1,141 @@
+// Shared base of the MuJoCo envs: gymnasium's MujocoEnv (mujoco_env.py) in C++.
+//
+// The MuJoCo library is not linked: the `mujoco` wheel's libmujoco.so.<version>
+// is opened at run time (rlpool.envs.mujoco loads it from the installed `mujoco`
+// package first), and the few entry points used are looked up once (api()).
+// Models are compiled once per XML file and shared read-only by every env that
+// uses them (mj_step takes a const mjModel); each env owns its mjData.
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "env.h"
+
+namespace rlpool::mujoco {
+
+// The MuJoCo C functions the envs call, resolved from the loaded library.
+struct Api {
+  decltype(&::mj_loadXML) loadXML;
+  decltype(&::mj_deleteModel) deleteModel;
+  decltype(&::mj_makeData) makeData;
+  decltype(&::mj_deleteData) deleteData;
+  decltype(&::mj_resetData) resetData;
+  decltype(&::mj_forward) forward;
+  decltype(&::mj_step) step;
+  decltype(&::mj_rnePostConstraint) rnePostConstraint;
+  decltype(&::mj_name2id) name2id;
+  decltype(&::mj_version) version;
+};
+
+// Resolves the API on first use; throws std::runtime_error saying what to
+// install if the library is not there or is another version than the headers.
+const Api& api();
+
+// The compiled model of an XML file, shared by every env (and spec) using it
+// while any of them is alive. Throws std::invalid_argument with MuJoCo's
+// message if the file cannot be loaded.
+std::shared_ptr<const mjModel> load_model(const std::string& xml_file);
+
+// Options every MuJoCo env takes (gymnasium's MujocoEnv arguments).
+std::vector<Option> base_options(std::int64_t frame_skip);
+
+// Throws std::invalid_argument(message) unless `ok`: models given through
+// `xml_file` must have what the task reads (bodies, joints, actuators).
+void require(bool ok, const std::string& message);
+// Id of the body called `name`; throws naming the file if there is none.
+int body_id(const mjModel* m, const std::string& name, const std::string& xml_file);
+
+// The observation (float64, unbounded, as gymnasium's Box) and action (the
+// actuators' ctrlrange, as gymnasium's float32 Box) of a model, plus scalar
+// float64 info entries.
+EnvSpec make_spec(const mjModel* m, std::int64_t obs_size, const std::vector<std::string>& scalar_infos);
+
+inline double square(double x) { return x * x; }
+// np.sum(np.square(x)).
+inline double sum_of_squares(const double* x, int n) {
+  double s = 0.0;
+  for (int i = 0; i < n; ++i) s += x[i] * x[i];
+  return s;
+}
+// np.linalg.norm(x) of a short vector.
+inline double norm(const double* x, int n) { return std::sqrt(sum_of_squares(x, n)); }
+inline double clip(double x, double low, double high) { return std::min(std::max(x, low), high); }
+
+// Appends to one env's observation row in order (np.concatenate).
+class ObsWriter {
+ public:
+  explicit ObsWriter(double* out) : out_(out) {}
+  void put(double x) { *out_++ = x; }
+  void put(const double* x, int n) {
+    for (int i = 0; i < n; ++i) *out_++ = x[i];
+  }
+  void put_clipped(const double* x, int n, double low, double high) {
+    for (int i = 0; i < n; ++i) *out_++ = clip(x[i], low, high);
+  }
+
+ private:
+  double* out_;
+};
+
+class MujocoEnv : public Env {
+ public:
+  // The state is gymnasium's (qpos, qvel) as float64 bytes; set_state is
+  // gymnasium's MujocoEnv.set_state (qpos and qvel, then mj_forward).
+  std::string get_state() const override;
+  void set_state(std::string_view bytes) override;
+
+ protected:
+  explicit MujocoEnv(const Config& config);
+
+  // mj_resetData (gymnasium's reset before reset_model).
+  void reset_data();
+  // gymnasium's MujocoEnv.set_state.
+  void set_qpos_qvel(const double* qpos, const double* qvel);
+  // Noise around the initial state: qpos + U(-s, s); qvel + U(-s, s) or + s * N(0, 1).
+  void reset_uniform(Rng& rng, double scale);
+  void reset_uniform_normal(Rng& rng, double scale);
+  // ctrl = action, frame_skip mj_steps, then mj_rnePostConstraint (cfrc_ext).
+  void do_simulation(const Action& action);
+  double dt() const { return m_->opt.timestep * static_cast<double>(frame_skip_); }
+  // np.sum(np.square(action)).
+  double action_sum_of_squares(const Action& action) const { return sum_of_squares(action.continuous(), m_->nu); }
+  bool state_is_finite() const;
+
+  const std::string xml_file_;
+  const std::shared_ptr<const mjModel> model_;
+  const mjModel* const m_;
+  std::unique_ptr<mjData, void (*)(mjData*)> data_;
+  mjData* const d_;
+  const int frame_skip_;
+  std::vector<double> init_qpos_;  // qpos0, as gymnasium's init_qpos
+  std::vector<double> init_qvel_;  // zeros
+  std::vector<double> scratch_;    // nq + nv doubles for resets
+};
+
+// spec(model of config's xml_file, config); a model the task cannot use raises
+// std::invalid_argument naming the file.
+EnvSpec checked_spec(EnvSpec (*spec)(const mjModel* m, const Config& config), const Config& config);
+
+// An env type whose spec needs the compiled model; instances are E(config, args...).
+template <class E, class... Args>
+EnvType env_type(std::string name, std::vector<Option> options,
+                 EnvSpec (*spec)(const mjModel* m, const Config& config), Args... args) {
+  return EnvType{
+      .name = std::move(name),
+      .options = std::move(options),
+      .spec = [spec](const Config& config) { return checked_spec(spec, config); },
+      .create = [args...](const Config& config) -> std::unique_ptr<Env> {
+        return std::make_unique<E>(config, args...);
+      },
+  };
+}
+
+}  // namespace rlpool::mujoco
