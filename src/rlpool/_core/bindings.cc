@@ -145,13 +145,13 @@ class PyPool {
       last_ = e.block;
       return result(e, true);
     }
-    send_impl(actions, env_id, false);
+    send_impl(actions, env_id, false, /*then_recv=*/true);
     return recv_impl();
   }
 
   void send(nb::handle actions, nb::handle env_id) {
     Guard g(this);
-    send_impl(actions, env_id, false);
+    send_impl(actions, env_id, false, /*then_recv=*/false);
   }
 
   nb::tuple recv() {
@@ -175,6 +175,7 @@ class PyPool {
     std::vector<int> ids = env_id.is_none() ? all_ids_ : to_ids(env_id);
     pool_->check_env_ids(ids, true);
     if (!pool_->is_sync()) {
+      check_can_recv_after(ids.size(), "reset()");
       {
         nb::gil_scoped_release release;
         pool_->send(ids, true);
@@ -381,7 +382,19 @@ class PyPool {
     }
   }
 
-  void send_impl(nb::handle actions, nb::handle env_id, bool reset) {
+  // step() and async reset() are send + recv: refuse up front what recv() would
+  // refuse, so that a rejected call queues nothing.
+  void check_can_recv_after(std::size_t sending, const char* call) const {
+    const int bs = pool_->batch_size();
+    const int would_be = pool_->in_flight() + static_cast<int>(sending);
+    if (would_be < bs) {
+      throw std::logic_error(std::string(call) + " needs at least batch_size=" + std::to_string(bs) +
+                             " envs in flight to receive a batch, but only " + std::to_string(would_be) +
+                             " would be: send() more envs first");
+    }
+  }
+
+  void send_impl(nb::handle actions, nb::handle env_id, bool reset, bool then_recv) {
     std::vector<int> ids = env_id.is_none() ? all_ids_ : to_ids(env_id);
     if (env_id.is_none() && pool_->in_flight() > 0) {
       throw nb::value_error("env_id is required while some envs are in flight (async mode)");
@@ -393,6 +406,7 @@ class PyPool {
                                 .c_str());
     }
     pool_->check_env_ids(ids, reset);
+    if (then_recv) check_can_recv_after(ids.size(), "step()");
     if (!reset) write_actions(actions, ids);
     nb::gil_scoped_release release;
     pool_->send(ids, reset);
@@ -412,6 +426,8 @@ class PyPool {
       replacement.block->owned_by_pool = false;
       throw;
     }
+    // Sync mode: a partial reset repeats the latest results for the other rows.
+    if (pool_->is_sync()) last_ = full;
     pool_->rethrow_task_error();
     for (auto& e : cache_) {
       if (e.block == full) return result(e, true);

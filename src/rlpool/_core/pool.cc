@@ -236,7 +236,10 @@ std::size_t Pool::chunk_size() const {
   // Take about kChunkNs of work per queue visit, and leave a share for the others.
   const double ns = task_ns_.load(std::memory_order_relaxed);
   const auto by_cost = ns > 0.0 ? static_cast<std::size_t>(kChunkNs / ns) : 1;
-  const auto share = static_cast<std::size_t>(queued_.load(std::memory_order_relaxed)) / (workers_.size() + 1) + 1;
+  // Threads taking work: the workers and the caller. From options_, not workers_.size(): workers call
+  // this while the constructor is still appending to workers_ (a data race TSan reported).
+  const auto takers = static_cast<std::size_t>(is_sync() ? options_.num_threads : options_.num_threads + 1);
+  const auto share = static_cast<std::size_t>(queued_.load(std::memory_order_relaxed)) / takers + 1;
   return std::clamp<std::size_t>(std::min(by_cost, share), 1, kMaxChunk);
 }
 
@@ -258,6 +261,9 @@ std::size_t Pool::try_pop(int* ids) {
 }
 
 void Pool::wait_filled(Block& block, int rows, bool interruptible) {
+  // While this thread helps with queued work it looks for Ctrl-C as often as
+  // while it sleeps, so that a long sync batch stops after the tasks running.
+  auto next_check = std::chrono::steady_clock::now() + kInterruptPoll;
   while (block.filled.load(std::memory_order_acquire) < rows) {
     int ids[kMaxChunk];
     // Sync mode: the caller is one of the num_threads threads. Async mode:
@@ -269,6 +275,10 @@ void Pool::wait_filled(Block& block, int rows, bool interruptible) {
       // The cost estimate may have just learnt that the rest is worth sharing.
       const int left = queued_.load(std::memory_order_relaxed);
       if (left > 0 && !workers_.empty() && !cheap(static_cast<std::size_t>(left))) queue_cv_.notify_all();
+      if (interruptible && interrupt_check_ && std::chrono::steady_clock::now() >= next_check) {
+        next_check = std::chrono::steady_clock::now() + kInterruptPoll;
+        if (interrupt_check_()) throw Interrupted();
+      }
       continue;
     }
     // Only this thread queues work, so whatever is left is queued for or

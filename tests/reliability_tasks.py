@@ -1,0 +1,66 @@
+"""Which task ids the reliability tests (fuzz, leaks, soak, signals) exercise, and their actions.
+
+Every registered C++ env type is covered by one task id (the first registered
+id of that type, sorted), so a family merged later is picked up with no edit
+here. ``EXTRA_TASKS`` adds ids worth covering on top of that; ``ACTION_RANGES``
+keeps the actions of tasks whose cost depends on the action small.
+``RLPOOL_RELIABILITY_TASKS=Id1,Id2`` overrides the list (e.g. for a long run on
+one family).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+import rlpool
+from rlpool.registry import task
+
+# Ids worth covering besides one per env type (variants with other options or limits).
+EXTRA_TASKS: list[str] = ["CartPole-v0"]
+
+# Discrete tasks whose action is a cost: sample actions from this [low, high] instead of the whole space.
+ACTION_RANGES: dict[str, tuple[int, int]] = {"BusyWork-v0": (0, 300)}
+
+# Env options for the reliability tests (short episodes hit autoreset often).
+TASK_OPTIONS: dict[str, dict[str, Any]] = {"BusyWork-v0": {"episode_length": 7}}
+
+
+def reliability_tasks() -> list[str]:
+    """One task id per registered env type, plus ``EXTRA_TASKS`` that are registered."""
+    override = os.environ.get("RLPOOL_RELIABILITY_TASKS")
+    registered = rlpool.list_all_envs()
+    if override:
+        ids = [t.strip() for t in override.split(",") if t.strip()]
+        unknown = sorted(set(ids) - set(registered))
+        if unknown:
+            raise ValueError(f"RLPOOL_RELIABILITY_TASKS names unknown task ids {unknown}")
+        return ids
+    by_type: dict[str, str] = {}
+    for task_id in registered:
+        by_type.setdefault(task(task_id).env_type, task_id)
+    chosen = sorted(by_type.values())
+    return chosen + [t for t in EXTRA_TASKS if t in registered and t not in chosen]
+
+
+def is_discrete(space: Any) -> bool:
+    """Whether a single-env action space takes one integer per env."""
+    return hasattr(space, "n")
+
+
+def sample_actions(rng: np.random.Generator, task_id: str, space: Any, n: int) -> np.ndarray:
+    """``n`` valid actions for ``task_id``: int64 for Discrete spaces, float32 inside a Box."""
+    if is_discrete(space):
+        low, high = ACTION_RANGES.get(task_id, (int(space.start), int(space.start + space.n - 1)))
+        return rng.integers(low, high + 1, size=n, dtype=np.int64)
+    low = np.where(np.isfinite(space.low), space.low, -1.0)
+    high = np.where(np.isfinite(space.high), space.high, 1.0)
+    return rng.uniform(low, high, size=(n, *space.shape)).astype(np.float32)
+
+
+def action_table(rng: np.random.Generator, task_id: str, space: Any, num_envs: int, steps: int) -> np.ndarray:
+    """Actions indexed ``[env, k]``: env i's k-th action, whatever order the steps run in."""
+    flat = sample_actions(rng, task_id, space, num_envs * steps)
+    return flat.reshape(num_envs, steps, *flat.shape[1:])

@@ -1,0 +1,212 @@
+"""Ctrl-C during a blocking call: KeyboardInterrupt comes promptly and the pool stays usable.
+
+Each case runs in a child process that blocks in rlpool on slow BusyWork-v0
+steps (the action is the microseconds of work) and prints "ready" right before
+the blocking call; the parent sends SIGINT a moment later. While a call waits
+for worker threads the engine checks for signals every 50 ms (Pool::wait_filled):
+
+- async ``recv()``: raises KeyboardInterrupt; every result stays pending and
+  the next ``recv()`` returns it;
+- sync ``step()`` on worker threads: raises; envs not started yet are not
+  stepped (they keep their state), started ones finish; the next step works;
+- a Python signal handler that raises (how pytest-timeout stops a test) is
+  delivered the same way.
+
+A step that runs inline on the calling thread (``num_threads=1`` in sync mode,
+or batches too cheap to hand off) cannot be interrupted mid-C++: the signal is
+delivered as soon as the call returns, with the step done.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+import rlpool
+
+pytestmark = [
+    pytest.mark.timeout(60),
+    pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals"),
+]
+
+# The child imports the same rlpool as this process (a source tree, a sanitizer build's overlay, or site-packages).
+RLPOOL_PARENT = str(Path(os.path.abspath(rlpool.__file__)).parent.parent)  # not resolved: overlays use links
+LATENCY_BOUND_S = 1.0  # the poll is 50 ms; the rest is slack for a loaded 2-core machine
+STEP_US = 100000  # BusyWork's largest action: 100 ms of work per step
+
+PRELUDE = textwrap.dedent(
+    f"""
+    import json, signal, sys, time
+    import numpy as np
+    import rlpool
+
+    STEP_US = {STEP_US}
+    out = {{}}
+
+    def ready():
+        print("ready", flush=True)
+
+    def blocked(call):
+        '''Run the blocking call; record when the interrupt was raised, or that none was.'''
+        try:
+            call()
+            out["interrupted"] = False
+        except KeyboardInterrupt:
+            out["interrupted"] = True
+        except TimeoutError:
+            out["interrupted"] = "TimeoutError"
+        out["raised_at"] = time.monotonic()
+    """
+)
+
+def run_child(body: str, delay: float = 0.3, sig: int = signal.SIGINT) -> dict:
+    """Run ``body`` in a child; send ``sig`` ``delay`` s after it prints "ready"; return its JSON output."""
+    code = PRELUDE + textwrap.dedent(body) + "\nprint(json.dumps(out), flush=True)\n"
+    env = {**os.environ, "PYTHONPATH": RLPOOL_PARENT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env)
+    try:
+        line = child.stdout.readline()
+        assert line.strip() == "ready", f"child did not get ready: {line!r} {child.stderr.read()}"
+        time.sleep(delay)
+        sent_at = time.monotonic()
+        child.send_signal(sig)
+        stdout, stderr = child.communicate(timeout=45)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, f"child failed ({child.returncode}):\n{stderr}"
+    result = json.loads(stdout.strip().splitlines()[-1])
+    result["latency"] = result["raised_at"] - sent_at  # time.monotonic is one clock for all processes
+    print(f"signal {signal.Signals(sig).name}: exception raised {result['latency'] * 1e3:.0f} ms after it was sent")
+    return result
+
+
+def test_async_recv_is_interrupted_and_results_stay_pending():
+    r = run_child("""
+        env = rlpool.make("BusyWork-v0", num_envs=40, batch_size=20, num_threads=2, seed=0)
+        env.async_reset()
+        env.recv(), env.recv()                            # all 40 resets back
+        env.send(np.full(40, STEP_US), np.arange(40))
+        ready()
+        blocked(env.recv)                                 # 20 steps of 100 ms on 2 workers: about 1 s
+        batches = [env.recv()[1:] for _ in range(2)]      # the interrupted batch, then the rest
+        out["ids"] = sorted(sum((b[3]["env_id"].tolist() for b in batches), []))
+        out["rewards"] = sorted(set(sum((b[0].tolist() for b in batches), [])))
+        out["elapsed"] = sorted(set(sum((b[3]["elapsed_step"].tolist() for b in batches), [])))
+        try:
+            env.recv()
+            out["nothing_left"] = False
+        except RuntimeError:
+            out["nothing_left"] = True
+        env.close()
+    """)
+    assert r["interrupted"] is True
+    assert r["latency"] < LATENCY_BOUND_S, f"KeyboardInterrupt came {r['latency']:.2f} s after SIGINT"
+    # Nothing lost or repeated: each of the 40 envs came back once, stepped once with its action.
+    assert r["ids"] == list(range(40))
+    assert r["rewards"] == [float(STEP_US)]
+    assert r["elapsed"] == [1]
+    assert r["nothing_left"]
+
+
+def test_async_recv_survives_interrupts_at_different_times():
+    for delay in (0.05, 0.25):
+        r = run_child("""
+            env = rlpool.make("BusyWork-v0", num_envs=22, batch_size=11, num_threads=2, seed=1)
+            env.async_reset()
+            env.recv(), env.recv()
+            env.send(np.full(22, STEP_US), np.arange(22))
+            ready()
+            blocked(env.recv)
+            infos = [env.recv()[4] for _ in range(2)]
+            out["ids"] = sorted(sum((i["env_id"].tolist() for i in infos), []))
+            out["elapsed"] = sorted(set(sum((i["elapsed_step"].tolist() for i in infos), [])))
+            env.close()
+        """, delay=delay)
+        assert r["interrupted"] is True and r["latency"] < LATENCY_BOUND_S, (delay, r)
+        assert r["ids"] == list(range(22)) and r["elapsed"] == [1], (delay, r)
+
+
+def test_sync_step_on_workers_is_interrupted_and_drops_unstarted_envs():
+    r = run_child("""
+        env = rlpool.make("BusyWork-v0", num_envs=16, num_threads=3, seed=2)
+        env.reset()
+        # One 10 ms step first: until a step has been timed, the pool runs the first sync batch inline.
+        env.step(np.full(16, STEP_US // 10))
+        ready()
+        blocked(lambda: env.step(np.full(16, STEP_US)))   # 16 x 100 ms on 3 threads: about 0.55 s
+        obs, rew, term, trunc, info = env.step(np.zeros(16, np.int64))
+        out["elapsed"] = info["elapsed_step"].tolist()
+        out["count"] = obs[:, 0].tolist()                 # BusyWork's obs[0] counts steps since reset
+        env.close()
+    """, delay=0.15)
+    assert r["interrupted"] is True
+    assert r["latency"] < LATENCY_BOUND_S, f"KeyboardInterrupt came {r['latency']:.2f} s after SIGINT"
+    # Each env was dropped by the interrupt (2 steps in all) or ran before it (3), nothing else.
+    assert set(r["elapsed"]) <= {2, 3}, r["elapsed"]
+    assert r["count"] == [float(e) for e in r["elapsed"]]
+    assert 2 in r["elapsed"], "no env was dropped: the interrupt was not delivered while stepping"
+    assert 3 in r["elapsed"], "no env ran before the interrupt"
+
+
+def test_sync_send_recv_is_interrupted_and_results_stay_pending():
+    r = run_child("""
+        env = rlpool.make("BusyWork-v0", num_envs=12, num_threads=3, seed=3)
+        env.reset()
+        env.send(np.full(12, STEP_US))
+        ready()
+        blocked(env.recv)
+        obs, rew, term, trunc, info = env.recv()
+        out["elapsed"] = sorted(set(info["elapsed_step"].tolist()))
+        out["ids"] = info["env_id"].tolist()
+        env.close()
+    """, delay=0.15)
+    assert r["interrupted"] is True and r["latency"] < LATENCY_BOUND_S
+    assert r["elapsed"] == [1] and r["ids"] == list(range(12))
+
+
+def test_signal_handler_that_raises_is_delivered():
+    """A Python handler raising another exception (as pytest-timeout's does) interrupts the wait too."""
+    r = run_child("""
+        def on_alarm(signum, frame):
+            raise TimeoutError("too slow")
+        signal.signal(signal.SIGALRM, on_alarm)
+        env = rlpool.make("BusyWork-v0", num_envs=30, batch_size=15, num_threads=2, seed=4)
+        env.async_reset()
+        env.recv(), env.recv()
+        env.send(np.full(30, STEP_US), np.arange(30))
+        ready()
+        blocked(env.recv)
+        out["elapsed"] = sorted(set(sum((env.recv()[4]["elapsed_step"].tolist() for _ in range(2)), [])))
+        env.close()
+    """, sig=signal.SIGALRM)
+    assert r["interrupted"] == "TimeoutError" and r["latency"] < LATENCY_BOUND_S
+    assert r["elapsed"] == [1]
+
+
+def test_inline_step_gets_the_interrupt_when_it_returns():
+    """num_threads=1, sync: the step runs on the caller and finishes; KeyboardInterrupt follows it."""
+    r = run_child("""
+        env = rlpool.make("BusyWork-v0", num_envs=6, num_threads=1, seed=5)
+        env.reset()
+        ready()
+        t = time.monotonic()
+        blocked(lambda: env.step(np.full(6, STEP_US)))    # 0.6 s on the calling thread
+        out["call_s"] = out["raised_at"] - t
+        obs, rew, term, trunc, info = env.step(np.zeros(6, np.int64))
+        out["elapsed"] = sorted(set(info["elapsed_step"].tolist()))
+        env.close()
+    """, delay=0.1)
+    assert r["interrupted"] is True
+    assert r["call_s"] >= 0.5, "the inline step was cut short"
+    assert r["elapsed"] == [2], "the inline step did not complete before the interrupt"
