@@ -1,0 +1,374 @@
+// Atari 2600 games on the Arcade Learning Environment (ALE 0.12.1, built from
+// the ale-py sdist by family.cmake), with EnvPool's options and defaults and
+// the preprocessing of gymnasium's AtariPreprocessing + FrameStackObservation:
+// frame skip, max-pool of the last two frames, grayscale or RGB, INTER_AREA
+// (or INTER_LINEAR) resize, channel-first frame stack.
+//
+// One step: frame_skip ALE frames with the chosen action. The frame before the
+// last is converted (palette -> gray/RGB) straight into the pooling buffer, the
+// last one is max-ed into it, the result is resized into the newest slot of
+// the env's frame ring, and the ring is copied oldest-first into the
+// observation row. If the game ends inside the skip, ALE emulates nothing more
+// (it refuses to act past the end), so the remaining frames would repeat the
+// final screen: the observation then shows the final screen.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ale/ale_interface.hpp"
+#include "ale/emucore/MD5.hxx"
+#include "env.h"
+#include "resize.h"
+
+namespace rlpool::atari {
+namespace {
+
+constexpr int kRawHeight = 210;
+constexpr int kRawWidth = 160;
+constexpr int kRawSize = kRawHeight * kRawWidth;
+constexpr std::size_t kRamSize = 128;
+constexpr int kMaxStack = 64;
+constexpr int kMaxFrameSkip = 1000;
+constexpr int kMaxImageSide = 1024;
+
+// Quiet ALE's per-env banner and info lines once for the process.
+const bool kLoggerQuiet = [] {
+  ale::Logger::setMode(ale::Logger::Error);
+  return true;
+}();
+
+// What a ROM file is, as ALE's own checks see it: read once at spec time so
+// that a bad path or unsupported ROM is a clear error instead of ALE's exit().
+struct RomInfo {
+  std::unique_ptr<ale::RomSettings> settings;
+};
+
+RomInfo inspect_rom(const std::string& path) {
+  if (path.empty()) {
+    throw std::invalid_argument(
+        "rom_path is empty: the Atari ROMs come from the ale-py package; install it (pip install ale-py==0.12.1)");
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw std::invalid_argument("rom_path '" + path + "' is not a file (is ale-py installed, or ALE_ROMS_DIR right?)");
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::uint8_t> rom((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) throw std::invalid_argument("cannot read rom_path '" + path + "'");
+  const std::string md5 = ale::stella::MD5(rom.data(), static_cast<std::uint32_t>(rom.size()));
+  std::unique_ptr<ale::RomSettings> settings(ale::buildRomRLWrapper(path, md5));
+  if (!settings || md5 != settings->md5()) {
+    throw std::invalid_argument("rom_path '" + path + "' is not a ROM that ALE supports (unknown MD5 " + md5 + ")");
+  }
+  return RomInfo{std::move(settings)};
+}
+
+struct Options {
+  std::string rom_path;
+  int stack_num, frame_skip, noop_max, img_height, img_width, mode, difficulty;
+  bool episodic_life, reward_clip, use_fire_reset, gray_scale, full_action_space, use_inter_area_resize;
+  double repeat_action_probability;
+
+  explicit Options(const Config& c)
+      : rom_path(c.get_string("rom_path")),
+        stack_num(checked(c, "stack_num", 1, kMaxStack)),
+        frame_skip(checked(c, "frame_skip", 1, kMaxFrameSkip)),
+        noop_max(checked(c, "noop_max", 0, 100000)),
+        img_height(checked(c, "img_height", 1, kMaxImageSide)),
+        img_width(checked(c, "img_width", 1, kMaxImageSide)),
+        mode(checked(c, "mode", -1, 1 << 20)),
+        difficulty(checked(c, "difficulty", -1, 1 << 20)),
+        episodic_life(c.get_bool("episodic_life")),
+        reward_clip(c.get_bool("reward_clip")),
+        use_fire_reset(c.get_bool("use_fire_reset")),
+        gray_scale(c.get_bool("gray_scale")),
+        full_action_space(c.get_bool("full_action_space")),
+        use_inter_area_resize(c.get_bool("use_inter_area_resize")),
+        repeat_action_probability(c.get_double("repeat_action_probability")) {
+    if (!(repeat_action_probability >= 0.0 && repeat_action_probability <= 1.0)) {
+      throw std::invalid_argument("repeat_action_probability must be in [0, 1], got " +
+                                  std::to_string(repeat_action_probability));
+    }
+    if (c.get_bool("zero_discount_on_life_loss")) {
+      // EnvPool's option only changes dm_env's discount, which rlpool derives
+      // from `terminated`; accepting it would silently do nothing.
+      throw std::invalid_argument(
+          "zero_discount_on_life_loss=True is not supported yet (rlpool's dm_env discount comes from "
+          "'terminated'); use episodic_life=True to end episodes on a lost life");
+    }
+  }
+
+  int channels() const { return gray_scale ? 1 : 3; }
+
+  static int checked(const Config& c, const char* name, int low, int high) {
+    const std::int64_t v = c.get_int(name);
+    if (v < low || v > high) {
+      throw std::invalid_argument(std::string(name) + " must be in [" + std::to_string(low) + ", " +
+                                  std::to_string(high) + "], got " + std::to_string(v));
+    }
+    return static_cast<int>(v);
+  }
+};
+
+ale::ActionVect action_set(ale::RomSettings& settings, bool full) {
+  return full ? settings.getAllActions() : settings.getMinimalActionSet();
+}
+
+// The ROM's modes/difficulties must contain the requested ones (-1: the ROM's default).
+void check_mode(ale::RomSettings& settings, const Options& o) {
+  auto list = [](const auto& v) {
+    std::string s;
+    for (auto m : v) s += (s.empty() ? "" : ", ") + std::to_string(m);
+    return s;
+  };
+  if (o.mode >= 0) {
+    const auto modes = settings.getAvailableModes();
+    if (std::find(modes.begin(), modes.end(), static_cast<ale::game_mode_t>(o.mode)) == modes.end()) {
+      throw std::invalid_argument("mode " + std::to_string(o.mode) + " is not available for this game; available: " +
+                                  list(modes) + " (or -1 for the default)");
+    }
+  }
+  if (o.difficulty >= 0) {
+    const auto diffs = settings.getAvailableDifficulties();
+    if (std::find(diffs.begin(), diffs.end(), static_cast<ale::difficulty_t>(o.difficulty)) == diffs.end()) {
+      throw std::invalid_argument("difficulty " + std::to_string(o.difficulty) +
+                                  " is not available for this game; available: " + list(diffs) +
+                                  " (or -1 for the default)");
+    }
+  }
+}
+
+enum InfoIndex : std::size_t { kInfoLives = 0, kInfoReward = 1, kInfoTerminated = 2, kInfoRam = 3 };
+
+EnvSpec make_spec(const Config& config) {
+  const Options o(config);
+  RomInfo rom = inspect_rom(o.rom_path);
+  check_mode(*rom.settings, o);
+  const auto actions = action_set(*rom.settings, o.full_action_space);
+  const std::int64_t c = o.channels();
+  return EnvSpec{
+      .obs = {ArraySpec{.name = "obs",
+                        .dtype = DType::kUInt8,
+                        .shape = {c * o.stack_num, o.img_height, o.img_width},
+                        .low = {0},
+                        .high = {255}}},
+      .action = ArraySpec{.name = "action",
+                          .dtype = DType::kInt64,
+                          .shape = {},
+                          .low = {0},
+                          .high = {static_cast<double>(actions.size()) - 1}},
+      .info =
+          {
+              ArraySpec{.name = "lives", .dtype = DType::kInt32, .shape = {}, .low = {}, .high = {}},
+              ArraySpec{.name = "reward", .dtype = DType::kFloat64, .shape = {}, .low = {}, .high = {}},
+              ArraySpec{.name = "terminated", .dtype = DType::kBool, .shape = {}, .low = {}, .high = {}},
+              ArraySpec{.name = "ram", .dtype = DType::kUInt8, .shape = {static_cast<std::int64_t>(kRamSize)}, .low = {}, .high = {}},
+          },
+  };
+}
+
+bool same_stream(const Rng& a, const Rng& b) {
+  Rng x = a, y = b;
+  return x.next() == y.next() && x.next() == y.next();
+}
+
+class AtariEnv final : public Env {
+ public:
+  explicit AtariEnv(const Config& config)
+      : o_(config),
+        frame_bytes_(static_cast<std::size_t>(o_.channels()) * o_.img_height * o_.img_width),
+        resizer_(kRawHeight, kRawWidth, o_.img_height, o_.img_width, o_.channels(),
+                 o_.use_inter_area_resize ? Resizer::Method::kArea : Resizer::Method::kLinear),
+        pooled_(static_cast<std::size_t>(kRawSize) * o_.channels()),
+        ring_(frame_bytes_ * static_cast<std::size_t>(o_.stack_num)) {}
+
+  void reset(Rng& rng, const Output& out) override {
+    // A fresh ALE (power-on state) on the first reset and whenever the engine
+    // re-seeded this env -- gymnasium's reset(seed=...) reloads the ROM too;
+    // otherwise a new episode continues the same console, as reset() does there.
+    if (!ale_ || !same_stream(rng, rng_after_reset_)) load(rng);
+    bool new_game = true;
+    if (o_.episodic_life && life_lost_ && !ale_->game_over(false)) {
+      new_game = false;  // a lost life ended the last episode: play on
+    } else {
+      ale_->reset_game();
+    }
+    life_lost_ = false;
+    int noops = o_.noop_max > 0 ? static_cast<int>(rng.integer(static_cast<std::uint64_t>(o_.noop_max))) + 1 : 0;
+    if (fire_reset_) noops = std::max(noops - 1, 0);  // EnvPool: the FIRE takes the last no-op's place
+    for (int i = 0; i < noops; ++i) {
+      ale_->act(ale::PLAYER_A_NOOP);
+      if (ale_->game_over(false)) {
+        ale_->reset_game();
+        new_game = true;
+      }
+    }
+    if (fire_reset_) ale_->act(ale::PLAYER_A_FIRE);
+    convert(pooled_.data());
+    push_frame(new_game);
+    lives_ = ale_->lives();
+    write(out, 0.0, false);
+    rng_after_reset_ = rng;
+  }
+
+  void step(const Action& action, Rng& /*rng*/, const Output& out) override {
+    const ale::Action a = actions_[static_cast<std::size_t>(action.discrete())];
+    std::int64_t reward = 0;
+    const int k = o_.frame_skip;
+    bool over = false;
+    int i = 0;
+    for (; i < k; ++i) {
+      reward += ale_->act(a);
+      over = ale_->game_over(false);
+      if (over) break;
+      if (i == k - 2) convert(pooled_.data());
+    }
+    if (k >= 2 && i >= k - 1) {
+      max_into(pooled_.data());  // frames k-1 and k
+    } else {
+      convert(pooled_.data());  // one frame, or the game ended before the last
+    }
+    push_frame(false);
+    const int lives = ale_->lives();
+    bool terminated = over;
+    if (o_.episodic_life && lives < lives_ && lives > 0) {
+      terminated = true;
+      life_lost_ = !over;
+    }
+    lives_ = lives;
+    *out.terminated = terminated;
+    double r = static_cast<double>(reward);
+    write(out, r, over);
+    if (o_.reward_clip) r = static_cast<double>((reward > 0) - (reward < 0));
+    *out.reward = r;
+  }
+
+ private:
+  void load(Rng& rng) {
+    auto ale = std::make_unique<ale::ALEInterface>();
+    ale->setFloat("repeat_action_probability", static_cast<float>(o_.repeat_action_probability));
+    // ALE's own generator draws only the sticky-action repeats.
+    ale->setInt("random_seed", static_cast<int>(rng.next() >> 33));
+    ale->loadROM(o_.rom_path);
+    if (o_.mode >= 0) ale->setMode(static_cast<ale::game_mode_t>(o_.mode));
+    if (o_.difficulty >= 0) ale->setDifficulty(static_cast<ale::difficulty_t>(o_.difficulty));
+    actions_ = o_.full_action_space ? ale->getLegalActionSet() : ale->getMinimalActionSet();
+    fire_reset_ = o_.use_fire_reset &&
+                  std::find(actions_.begin(), actions_.end(), ale::PLAYER_A_FIRE) != actions_.end();
+    // Colour lookup tables from ALE's palette (screen values are even).
+    std::array<std::uint8_t, 256> index{};
+    for (int v = 0; v < 256; ++v) index[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(v & 0xfe);
+    auto& palette = ale->theOSystem->colourPalette();
+    palette.applyPaletteGrayscale(gray_.data(), index.data(), 256);
+    std::array<std::uint8_t, 3 * 256> rgb{};
+    palette.applyPaletteRGB(rgb.data(), index.data(), 256);
+    for (std::size_t v = 0; v < 256; ++v) {
+      for (std::size_t c = 0; c < 3; ++c) rgb_[c][v] = rgb[3 * v + c];
+    }
+    ale_ = std::move(ale);
+    life_lost_ = false;
+  }
+
+  // Current screen -> dst (gray, or interleaved RGB).
+  void convert(std::uint8_t* dst) const {
+    const std::uint8_t* s = ale_->getScreen().getArray();
+    if (o_.gray_scale) {
+      for (int i = 0; i < kRawSize; ++i) dst[i] = gray_[s[i]];
+    } else {
+      for (int i = 0; i < kRawSize; ++i) {
+        dst[3 * i] = rgb_[0][s[i]];
+        dst[3 * i + 1] = rgb_[1][s[i]];
+        dst[3 * i + 2] = rgb_[2][s[i]];
+      }
+    }
+  }
+
+  // dst = max(dst, current screen).
+  void max_into(std::uint8_t* dst) const {
+    const std::uint8_t* s = ale_->getScreen().getArray();
+    if (o_.gray_scale) {
+      for (int i = 0; i < kRawSize; ++i) dst[i] = std::max(dst[i], gray_[s[i]]);
+    } else {
+      for (int i = 0; i < kRawSize; ++i) {
+        for (int c = 0; c < 3; ++c) dst[3 * i + c] = std::max(dst[3 * i + c], rgb_[c][s[i]]);
+      }
+    }
+  }
+
+  // Resize pooled_ into the next ring slot; on a new game fill every slot with it.
+  void push_frame(bool fill) {
+    head_ = (head_ + 1) % o_.stack_num;
+    std::uint8_t* slot = ring_.data() + static_cast<std::size_t>(head_) * frame_bytes_;
+    resizer_.run(pooled_.data(), slot);
+    if (fill) {
+      for (int j = 0; j < o_.stack_num; ++j) {
+        if (j != head_) std::memcpy(ring_.data() + static_cast<std::size_t>(j) * frame_bytes_, slot, frame_bytes_);
+      }
+    }
+  }
+
+  void write(const Output& out, double reward, bool game_over) {
+    // Oldest first: slots head+1 .. stack-1, then 0 .. head.
+    auto* obs = out.obs_as<std::uint8_t>();
+    const std::size_t older = static_cast<std::size_t>(o_.stack_num - 1 - head_) * frame_bytes_;
+    std::memcpy(obs, ring_.data() + static_cast<std::size_t>(head_ + 1) * frame_bytes_, older);
+    std::memcpy(obs + older, ring_.data(), static_cast<std::size_t>(head_ + 1) * frame_bytes_);
+    *out.info_as<std::int32_t>(kInfoLives) = lives_;
+    *out.info_as<double>(kInfoReward) = reward;
+    *out.info_as<bool>(kInfoTerminated) = game_over;
+    std::memcpy(out.info_as<std::uint8_t>(kInfoRam), ale_->getRAM().array(), kRamSize);
+  }
+
+  Options o_;
+  std::size_t frame_bytes_;
+  Resizer resizer_;
+  std::unique_ptr<ale::ALEInterface> ale_;
+  ale::ActionVect actions_;
+  bool fire_reset_ = false;
+  std::array<std::uint8_t, 256> gray_{};
+  std::array<std::array<std::uint8_t, 256>, 3> rgb_{};
+  std::vector<std::uint8_t> pooled_;  // 210 x 160 (x 3): the max-pooled frame
+  std::vector<std::uint8_t> ring_;    // stack_num resized frames
+  int head_ = 0;                      // ring slot of the newest frame
+  int lives_ = 0;
+  bool life_lost_ = false;  // episodic_life: the last episode ended on a lost life
+  Rng rng_after_reset_;     // the env's Rng as the last reset left it
+};
+
+}  // namespace
+
+static const bool kRegistered = register_env_type({
+    .name = "Atari",
+    .options =
+        {
+            {"rom_path", std::string(), "Path of the game's ROM (filled in from the installed ale-py package)."},
+            {"stack_num", std::int64_t{4}, "Frames stacked in an observation."},
+            {"frame_skip", std::int64_t{4}, "Emulator frames per step (the action repeats)."},
+            {"noop_max", std::int64_t{30}, "At reset, 1..noop_max no-op frames (random); 0 for none."},
+            {"zero_discount_on_life_loss", false, "Not supported yet (must be False)."},
+            {"episodic_life", false, "A lost life ends the episode (the game goes on at the next reset)."},
+            {"reward_clip", false, "Reward is the sign of the frame-skip reward (info['reward'] keeps the raw one)."},
+            {"use_fire_reset", true, "Press FIRE after the reset no-ops, in games whose action set has FIRE."},
+            {"img_height", std::int64_t{84}, "Observation height."},
+            {"img_width", std::int64_t{84}, "Observation width."},
+            {"gray_scale", true, "Grayscale frames (else RGB: 3 channels per frame)."},
+            {"mode", std::int64_t{-1}, "Game mode (-1: the ROM's default)."},
+            {"difficulty", std::int64_t{-1}, "Game difficulty (-1: the ROM's default)."},
+            {"full_action_space", false, "All 18 actions instead of the game's minimal set."},
+            {"repeat_action_probability", 0.0, "Sticky actions: chance per frame to repeat the previous action."},
+            {"use_inter_area_resize", true, "Resize like OpenCV INTER_AREA (else INTER_LINEAR)."},
+        },
+    .spec = make_spec,
+    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<AtariEnv>(config); },
+});
+
+}  // namespace rlpool::atari
