@@ -176,6 +176,40 @@ EnvSpec make_spec(const Config& config) {
   };
 }
 
+#if defined(RLPOOL_ATARI_X86)
+// dst[i] = max(gray[a[i]], gray[b[i]]) for even palette indices, 32 pixels at a
+// time: a 128-entry table as eight 16-entry vpshufb lookups. For lookup j, the
+// index x - 16j lands in 0..15 (then +0x70 keeps bit 7 clear and the low
+// nibble) or anywhere else (then +0x70 saturates past 0x80 and vpshufb gives 0).
+__attribute__((target("avx2"))) void pool_gray_avx2(const std::uint8_t* a, const std::uint8_t* b,
+                                                     const std::uint8_t* gray, std::uint8_t* dst, int n) {
+  __m256i table[8];
+  for (int j = 0; j < 8; ++j) {
+    alignas(16) std::uint8_t t[16];
+    for (int l = 0; l < 16; ++l) t[l] = gray[2 * (16 * j + l)];
+    table[j] = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(t)));
+  }
+  const __m256i seven_bits = _mm256_set1_epi8(0x7f), bias = _mm256_set1_epi8(0x70);
+  auto lookup = [&](__m256i x) __attribute__((target("avx2"))) {
+    __m256i r = _mm256_setzero_si256();
+    for (int j = 0; j < 8; ++j) {
+      const __m256i idx = _mm256_adds_epu8(_mm256_sub_epi8(x, _mm256_set1_epi8(static_cast<char>(16 * j))), bias);
+      r = _mm256_or_si256(r, _mm256_shuffle_epi8(table[j], idx));
+    }
+    return r;
+  };
+  int i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i xa = _mm256_and_si256(
+        _mm256_srli_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i)), 1), seven_bits);
+    const __m256i xb = _mm256_and_si256(
+        _mm256_srli_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i)), 1), seven_bits);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_max_epu8(lookup(xa), lookup(xb)));
+  }
+  for (; i < n; ++i) dst[i] = std::max(gray[a[i] & 0xfe], gray[b[i] & 0xfe]);
+}
+#endif
+
 bool same_stream(const Rng& a, const Rng& b) {
   Rng x = a, y = b;
   return x.next() == y.next() && x.next() == y.next();
@@ -230,14 +264,14 @@ class AtariEnv final : public Env {
       reward += ale_->act(a);
       over = ale_->game_over(false);
       if (over) break;
-      if (i == k - 2) convert(pooled_.data());
+      if (i == k - 2) keep_screen();
     }
     if (k >= 2 && i >= k - 1) {
-      max_into(pooled_.data());  // frames k-1 and k
+      push_frame(false, pool());  // frames k-1 and k
     } else {
       convert(pooled_.data());  // one frame, or the game ended before the last
+      push_frame(false);
     }
-    push_frame(false);
     const int lives = ale_->lives();
     bool terminated = over;
     if (o_.episodic_life && lives < lives_ && lives > 0) {
@@ -274,12 +308,16 @@ class AtariEnv final : public Env {
     for (std::size_t v = 0; v < 256; ++v) {
       for (std::size_t c = 0; c < 3; ++c) rgb_[c][v] = rgb[3 * v + c];
     }
+    for (std::size_t a = 0; a < 128; ++a) {
+      for (std::size_t b = 0; b < 128; ++b) gray_max_[a * 128 + b] = std::max(gray_[2 * a], gray_[2 * b]);
+    }
     ale_ = std::move(ale);
     life_lost_ = false;
   }
 
   // Current screen -> dst (gray, or interleaved RGB).
-  void convert(std::uint8_t* dst) const {
+  void convert(std::uint8_t* dst) {
+    have_old_ = false;  // pooled_ no longer comes from the kept screens
     const std::uint8_t* s = ale_->getScreen().getArray();
     if (o_.gray_scale) {
       for (int i = 0; i < kRawSize; ++i) dst[i] = gray_[s[i]];
@@ -292,23 +330,62 @@ class AtariEnv final : public Env {
     }
   }
 
-  // dst = max(dst, current screen).
-  void max_into(std::uint8_t* dst) const {
-    const std::uint8_t* s = ale_->getScreen().getArray();
+  // The frame before the last of a step: gray keeps its palette indices (the
+  // pooling looks both frames up at once), RGB converts it now.
+  void keep_screen() {
     if (o_.gray_scale) {
-      for (int i = 0; i < kRawSize; ++i) dst[i] = std::max(dst[i], gray_[s[i]]);
+      std::memcpy(screens_[cur_][0].data(), ale_->getScreen().getArray(), kRawSize);
     } else {
-      for (int i = 0; i < kRawSize; ++i) {
-        for (int c = 0; c < 3; ++c) dst[3 * i + c] = std::max(dst[3 * i + c], rgb_[c][s[i]]);
-      }
+      convert(pooled_.data());
     }
   }
 
+  // pooled_ = max(frame k-1, frame k), converted. Gray frames are kept as
+  // palette indices for one more step: a row whose two frames equal the last
+  // step's two frames pools to the same values, which pooled_ still holds, so
+  // only the other rows are looked up, and the resize recomputes only the
+  // output rows they reach. Returns those rows' flags (nullptr: all rows).
+  const std::uint8_t* pool() {
+    const std::uint8_t* s = ale_->getScreen().getArray();
+    std::uint8_t* dst = pooled_.data();
+    if (!o_.gray_scale) {
+      for (int i = 0; i < kRawSize; ++i) {
+        for (int c = 0; c < 3; ++c) dst[3 * i + c] = std::max(dst[3 * i + c], rgb_[c][s[i]]);
+      }
+      return nullptr;
+    }
+    const std::uint8_t* a = screens_[cur_][0].data();
+    std::uint8_t* b = screens_[cur_][1].data();
+    std::memcpy(b, s, kRawSize);
+    const std::uint8_t* old_a = screens_[cur_ ^ 1][0].data();
+    const std::uint8_t* old_b = screens_[cur_ ^ 1][1].data();
+    const bool incremental = have_old_;
+    for (int r = 0; r < kRawHeight; ++r) {
+      const std::size_t off = static_cast<std::size_t>(r) * kRawWidth;
+      const bool dirty = !incremental || std::memcmp(a + off, old_a + off, kRawWidth) != 0 ||
+                         std::memcmp(b + off, old_b + off, kRawWidth) != 0;
+      row_dirty_[static_cast<std::size_t>(r)] = dirty;
+      if (!dirty) continue;
+#if defined(RLPOOL_ATARI_X86)
+      if (avx2_) {
+        pool_gray_avx2(a + off, b + off, gray_.data(), dst + off, kRawWidth);
+        continue;
+      }
+#endif
+      // Screen values are even (the TIA ignores bit 0): 7 bits each index the 128 x 128 table.
+      const std::uint8_t* table = gray_max_.data();
+      for (std::size_t i = off; i < off + kRawWidth; ++i) dst[i] = table[((a[i] & 0xfeu) << 6) | (b[i] >> 1)];
+    }
+    have_old_ = true;
+    cur_ ^= 1;
+    return incremental ? row_dirty_.data() : nullptr;
+  }
+
   // Resize pooled_ into the next ring slot; on a new game fill every slot with it.
-  void push_frame(bool fill) {
+  void push_frame(bool fill, const std::uint8_t* row_dirty = nullptr) {
     head_ = (head_ + 1) % o_.stack_num;
     std::uint8_t* slot = ring_.data() + static_cast<std::size_t>(head_) * frame_bytes_;
-    resizer_.run(pooled_.data(), slot);
+    resizer_.run(pooled_.data(), slot, row_dirty);
     if (fill) {
       for (int j = 0; j < o_.stack_num; ++j) {
         if (j != head_) std::memcpy(ring_.data() + static_cast<std::size_t>(j) * frame_bytes_, slot, frame_bytes_);
@@ -336,6 +413,16 @@ class AtariEnv final : public Env {
   bool fire_reset_ = false;
   std::array<std::uint8_t, 256> gray_{};
   std::array<std::array<std::uint8_t, 256>, 3> rgb_{};
+  bool avx2_ = use_avx2();
+  std::array<std::uint8_t, 128 * 128> gray_max_{};  // max(gray(2a), gray(2b)) at a * 128 + b
+  // Palette indices of frames k-1 and k of this step ([cur_]) and the last ([cur_ ^ 1]).
+  std::array<std::array<std::vector<std::uint8_t>, 2>, 2> screens_{{{std::vector<std::uint8_t>(kRawSize),
+                                                                      std::vector<std::uint8_t>(kRawSize)},
+                                                                     {std::vector<std::uint8_t>(kRawSize),
+                                                                      std::vector<std::uint8_t>(kRawSize)}}};
+  int cur_ = 0;
+  bool have_old_ = false;  // screens_[cur_ ^ 1] produced what pooled_ holds
+  std::vector<std::uint8_t> row_dirty_ = std::vector<std::uint8_t>(kRawHeight);
   std::vector<std::uint8_t> pooled_;  // 210 x 160 (x 3): the max-pooled frame
   std::vector<std::uint8_t> ring_;    // stack_num resized frames
   int head_ = 0;                      // ring slot of the newest frame
