@@ -46,7 +46,7 @@ def _raw_worker(rom_id: str, seconds: float, start: Any, out: Any) -> None:
     plan = [actions[i] for i in rng.integers(len(actions), size=4096)]
     start.wait()
     frames = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     deadline = t0 + seconds
     while True:
         for a in plan:
@@ -56,11 +56,11 @@ def _raw_worker(rom_id: str, seconds: float, start: Any, out: Any) -> None:
         frames += len(plan)
         if time.perf_counter() >= deadline:
             break
-    out.put((frames, time.perf_counter() - t0))
+    out.put((frames, time.perf_counter() - t0, time.process_time() - c0))
 
 
-def raw_ale(rom_id: str, procs: int, seconds: float) -> float:
-    """Frames/s of `procs` processes each running a bare ALE act loop, started together."""
+def raw_ale(rom_id: str, procs: int, seconds: float) -> tuple[float, float]:
+    """(frames/s, frames per CPU-second) of `procs` processes each running a bare ALE act loop."""
     ctx = mp.get_context("spawn")
     start = ctx.Barrier(procs + 1)
     out = ctx.Queue()
@@ -71,17 +71,18 @@ def raw_ale(rom_id: str, procs: int, seconds: float) -> float:
     results = [out.get() for _ in ps]
     for p in ps:
         p.join()
-    return sum(frames / elapsed for frames, elapsed in results)
+    return (sum(frames / elapsed for frames, elapsed, _ in results),
+            sum(f for f, _, _ in results) / sum(cpu for _, _, cpu in results))
 
 
-def _loop_async(env: Any, n: int, batch: int, seconds: float, warmup: int, int_dtype: Any) -> float:
+def _loop_async(env: Any, n: int, batch: int, seconds: float, warmup: int, int_dtype: Any) -> tuple[float, float]:
     actions = np.ones(batch, dtype=int_dtype)
     env.async_reset()
     for _ in range(warmup):
         *_, info = env.recv()
         env.send(actions, info["env_id"])
     steps = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     deadline = t0 + seconds
     while True:
         for _ in range(50):
@@ -90,11 +91,11 @@ def _loop_async(env: Any, n: int, batch: int, seconds: float, warmup: int, int_d
         steps += 50 * batch
         if time.perf_counter() >= deadline:
             break
-    elapsed = time.perf_counter() - t0
-    return steps * FRAME_SKIP / elapsed
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return steps * FRAME_SKIP / elapsed, steps * FRAME_SKIP / cpu
 
 
-def rlpool_async(task: str, n: int, batch: int, threads: int, seconds: float, warmup: int) -> float:
+def rlpool_async(task: str, n: int, batch: int, threads: int, seconds: float, warmup: int) -> tuple[float, float]:
     import rlpool
 
     env = rlpool.make(task, num_envs=n, batch_size=batch, num_threads=threads, seed=0)
@@ -104,7 +105,7 @@ def rlpool_async(task: str, n: int, batch: int, threads: int, seconds: float, wa
         env.close()
 
 
-def rlpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) -> float:
+def rlpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) -> tuple[float, float]:
     import rlpool
 
     env = rlpool.make(task, num_envs=n, num_threads=threads, seed=0)
@@ -113,7 +114,7 @@ def rlpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) ->
     for _ in range(warmup):
         env.step(actions)
     steps = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     deadline = t0 + seconds
     while True:
         for _ in range(20):
@@ -121,12 +122,12 @@ def rlpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) ->
         steps += 20 * n
         if time.perf_counter() >= deadline:
             break
-    elapsed = time.perf_counter() - t0
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
     env.close()
-    return steps * FRAME_SKIP / elapsed
+    return steps * FRAME_SKIP / elapsed, steps * FRAME_SKIP / cpu
 
 
-def envpool_async(task: str, n: int, batch: int, threads: int, seconds: float, warmup: int) -> float:
+def envpool_async(task: str, n: int, batch: int, threads: int, seconds: float, warmup: int) -> tuple[float, float]:
     import envpool
 
     env = envpool.make_gymnasium(task, num_envs=n, batch_size=batch, num_threads=threads, seed=0)
@@ -169,24 +170,33 @@ def main() -> None:
         except ImportError:
             print("envpool not installed: its row is skipped")
     figures: dict[str, list[float]] = {k: [] for k in peers}
+    per_cpu: dict[str, list[float]] = {k: [] for k in peers}
     loads = []
     for r in range(args.rounds):
         for name, fn in peers.items():
-            figures[name].append(fn())
-            print(f"round {r + 1}: {name:24s} {figures[name][-1]:10,.0f} frames/s", flush=True)
+            wall, cpu = fn()
+            figures[name].append(wall)
+            per_cpu[name].append(cpu)
+            print(f"round {r + 1}: {name:24s} {wall:10,.0f} frames/s {cpu:10,.0f} frames/CPU-s", flush=True)
         loads.append(os.getloadavg()[0])
     med = {k: statistics.median(v) for k, v in figures.items()}
-    raw = med[f"raw ALE x{args.procs} procs"]
+    med_cpu = {k: statistics.median(v) for k, v in per_cpu.items()}
+    raw_name = f"raw ALE x{args.procs} procs"
     print(f"\n{args.task}, num_envs={args.num_envs}, batch_size={args.batch_size}, threads={args.threads}, "
           f"{os.cpu_count()} CPUs, load average during the run {min(loads):.1f}-{max(loads):.1f}")
-    print(f"{'peer':26s} {'frames/s (median)':>18s} {'vs raw ALE':>11s}")
-    for k, v in med.items():
-        print(f"{k:26s} {v:18,.0f} {v / raw:10.1%}")
+    print("frames/s is wall-clock throughput (what a user gets; moved by other load on the machine);")
+    print("frames/CPU-s is frames per second of CPU time the peer's process(es) used (efficiency).")
+    print(f"{'peer':26s} {'frames/s':>10s} {'vs raw':>7s} {'frames/CPU-s':>13s} {'vs raw':>7s}")
+    for k in peers:
+        print(f"{k:26s} {med[k]:10,.0f} {med[k] / med[raw_name]:7.1%} {med_cpu[k]:13,.0f} "
+              f"{med_cpu[k] / med_cpu[raw_name]:7.1%}")
     if "EnvPool async" in med:
-        print(f"rlpool async / EnvPool async: {med['rlpool async'] / med['EnvPool async']:.2f}x")
+        print(f"rlpool async / EnvPool async: {med['rlpool async'] / med['EnvPool async']:.2f}x frames/s, "
+              f"{med_cpu['rlpool async'] / med_cpu['EnvPool async']:.2f}x frames/CPU-s")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"args": vars(args), "frames_per_s": figures, "median": med, "loadavg": loads}, f, indent=1)
+            json.dump({"args": vars(args), "frames_per_s": figures, "frames_per_cpu_s": per_cpu,
+                       "median": med, "median_per_cpu": med_cpu, "loadavg": loads}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -354,10 +354,31 @@ def test_bad_actions() -> None:
         env.step(np.array([0.0, 1.0]))
 
 
-def test_reseed_reloads_the_console() -> None:
-    # reset(seed=s) gives the same trajectory whatever happened before (gymnasium reloads the ROM
-    # on a seeded reset; so do we), and differs from an unseeded reset of a played console only
-    # through the console's state.
+def test_seeded_reset_matches_gymnasium_after_play() -> None:
+    # reset(seed=...) puts the console back in its power-on state, as gymnasium's seeded reset (which
+    # reloads the ROM) does -- here after a played episode part, compared step by step.
+    ours = rlpool.make("Breakout-v5", num_envs=1, seed=5, noop_max=0, use_fire_reset=False)
+    ours.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(80):
+        ours.step(rng.integers(4, size=1))
+    obs, info = ours.reset(seed=11)
+    ref = make_reference("Breakout")
+    ref_obs, _ = ref.reset(seed=11)
+    ale = ref.unwrapped.ale
+    np.testing.assert_array_equal(obs[0], ref_obs)
+    np.testing.assert_array_equal(info["ram"][0], ale.getRAM())
+    for _ in range(100):
+        a = int(rng.integers(4))
+        obs, reward, terminated, _, info = ours.step(np.array([a]))
+        ref_obs, ref_reward, ref_terminated, _, _ = ref.step(a)
+        assert not ref_terminated
+        np.testing.assert_array_equal(obs[0], ref_obs)
+        np.testing.assert_array_equal(info["ram"][0], ale.getRAM())
+        assert reward[0] == ref_reward
+
+
+def test_reseed_gives_the_same_trajectory() -> None:
     env = rlpool.make("Breakout-v5", num_envs=1, seed=5)
     first, info0 = env.reset(seed=11)
     rng = np.random.default_rng(0)
@@ -368,6 +389,40 @@ def test_reseed_reloads_the_console() -> None:
     rng = np.random.default_rng(0)
     for expected in trajectory:
         np.testing.assert_array_equal(env.step(rng.integers(4, size=1))[0], expected)
+
+
+def test_get_and_set_state() -> None:
+    env = rlpool.make("SpaceInvaders-v5", num_envs=2, seed=0)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        env.step(rng.integers(6, size=2))
+    state = env.get_state(0)
+    actions = rng.integers(6, size=(30, 2))
+    recorded = []
+    for a in actions:
+        obs, reward, terminated, truncated, info = env.step(a)
+        recorded.append((obs[0].copy(), reward[0], info["ram"][0].copy(), info["lives"][0]))
+    # Back in the same env, and into env 1 (another console): the same continuation.
+    for target in (0, 1):
+        env.set_state(target, state)
+        for a, (obs0, r0, ram0, lives0) in zip(actions, recorded, strict=True):
+            step = np.array([a[0], a[0]])
+            obs, reward, _, _, info = env.step(step)
+            np.testing.assert_array_equal(obs[target], obs0)
+            np.testing.assert_array_equal(info["ram"][target], ram0)
+            assert reward[target] == r0 and info["lives"][target] == lives0
+    # And into a fresh pool whose env was never reset.
+    fresh = rlpool.make("SpaceInvaders-v5", num_envs=1, seed=3)
+    fresh.set_state(0, state)
+    obs, *_ = fresh.step(np.array([actions[0][0]]))
+    np.testing.assert_array_equal(obs[0], recorded[0][0])
+    with pytest.raises(ValueError, match="another game"):
+        rlpool.make("Breakout-v5", num_envs=1).set_state(0, state)
+    with pytest.raises(ValueError, match="other observation options"):
+        rlpool.make("SpaceInvaders-v5", num_envs=1, stack_num=2).set_state(0, state)
+    with pytest.raises(ValueError, match="not an Atari env state"):
+        env.set_state(0, b"garbage")
 
 
 def test_async_pool_and_dm() -> None:

@@ -219,6 +219,7 @@ class AtariEnv final : public Env {
  public:
   explicit AtariEnv(const Config& config)
       : o_(config),
+        md5_(inspect_rom(o_.rom_path).settings->md5()),
         frame_bytes_(static_cast<std::size_t>(o_.channels()) * o_.img_height * o_.img_width),
         resizer_(kRawHeight, kRawWidth, o_.img_height, o_.img_width, o_.channels(),
                  o_.use_inter_area_resize ? Resizer::Method::kArea : Resizer::Method::kLinear),
@@ -286,15 +287,84 @@ class AtariEnv final : public Env {
     *out.reward = r;
   }
 
+ // State: a header (format, the ROM's MD5, sizes, lives and flags), the frame
+  // stack, then ALE's serialized state (console, RAM, its generator).
+  std::string get_state() const override {
+    if (!ale_) throw std::logic_error("reset the env before taking its state");
+    ale::ALEState st = ale_->cloneState(/*include_rng=*/true);
+    const std::string emu = st.serialize();
+    StateHeader h{};
+    std::memcpy(h.magic, kStateMagic, sizeof(h.magic));
+    std::memcpy(h.md5, md5_.data(), std::min(md5_.size(), sizeof(h.md5)));
+    h.ring_bytes = ring_.size();
+    h.emu_bytes = emu.size();
+    h.head = head_;
+    h.lives = lives_;
+    h.life_lost = life_lost_;
+    std::string out(reinterpret_cast<const char*>(&h), sizeof(h));
+    out.append(reinterpret_cast<const char*>(ring_.data()), ring_.size());
+    out += emu;
+    return out;
+  }
+
+  void set_state(std::string_view bytes) override {
+    StateHeader h{};
+    if (bytes.size() < sizeof(h)) throw std::invalid_argument("not an Atari env state: too short");
+    std::memcpy(&h, bytes.data(), sizeof(h));
+    if (std::memcmp(h.magic, kStateMagic, sizeof(h.magic)) != 0) {
+      throw std::invalid_argument("not an Atari env state (or one of another format version)");
+    }
+    if (std::string_view(h.md5, sizeof(h.md5)) != std::string_view(md5_).substr(0, sizeof(h.md5))) {
+      throw std::invalid_argument("this state belongs to another game");
+    }
+    if (h.ring_bytes != ring_.size() || bytes.size() != sizeof(h) + h.ring_bytes + h.emu_bytes ||
+        h.head < 0 || h.head >= o_.stack_num) {
+      throw std::invalid_argument("this state was taken with other observation options (stack_num, image size or "
+                                  "colour) or is truncated");
+    }
+    if (!ale_) {
+      Rng unused(0);
+      load(unused);
+    }
+    const std::string emu(bytes.substr(sizeof(h) + h.ring_bytes));
+    ale_->restoreState(ale::ALEState(emu));
+    std::memcpy(ring_.data(), bytes.data() + sizeof(h), ring_.size());
+    head_ = h.head;
+    lives_ = h.lives;
+    life_lost_ = h.life_lost != 0;
+    have_old_ = false;  // the pooled frame is no longer the kept screens'
+  }
+
  private:
+  static constexpr char kStateMagic[8] = {'r', 'l', 'p', 'A', 't', 'a', 'r', '1'};
+  struct StateHeader {
+    char magic[8];
+    char md5[32];
+    std::uint64_t ring_bytes, emu_bytes;
+    std::int32_t head, lives;
+    std::uint8_t life_lost;
+  };
+
+  // Puts the console in its power-on state (the ROM freshly loaded, as
+  // gymnasium's seeded reset leaves it) and seeds ALE's own generator, which
+  // draws only the sticky-action repeats. Loading a ROM costs ALE ~0.1 s (it
+  // builds colour tables), so later calls restore a snapshot of that state.
   void load(Rng& rng) {
+    const auto ale_seed = static_cast<std::uint32_t>(rng.next() >> 33);
+    if (ale_) {
+      ale_->restoreState(*power_on_);
+      ale_->environment->getEnvironmentRNG().seed(ale_seed);
+      life_lost_ = false;
+      have_old_ = false;
+      return;
+    }
     auto ale = std::make_unique<ale::ALEInterface>();
     ale->setFloat("repeat_action_probability", static_cast<float>(o_.repeat_action_probability));
-    // ALE's own generator draws only the sticky-action repeats.
-    ale->setInt("random_seed", static_cast<int>(rng.next() >> 33));
+    ale->setInt("random_seed", static_cast<int>(ale_seed));
     ale->loadROM(o_.rom_path);
     if (o_.mode >= 0) ale->setMode(static_cast<ale::game_mode_t>(o_.mode));
     if (o_.difficulty >= 0) ale->setDifficulty(static_cast<ale::difficulty_t>(o_.difficulty));
+    power_on_ = std::make_unique<ale::ALEState>(ale->cloneState(/*include_rng=*/true));
     actions_ = o_.full_action_space ? ale->getLegalActionSet() : ale->getMinimalActionSet();
     fire_reset_ = o_.use_fire_reset &&
                   std::find(actions_.begin(), actions_.end(), ale::PLAYER_A_FIRE) != actions_.end();
@@ -334,38 +404,46 @@ class AtariEnv final : public Env {
   // pooling looks both frames up at once), RGB converts it now.
   void keep_screen() {
     if (o_.gray_scale) {
-      std::memcpy(screens_[cur_][0].data(), ale_->getScreen().getArray(), kRawSize);
+      keep_rows(screen_a_.data(), dirty_a_.data());
     } else {
       convert(pooled_.data());
     }
   }
 
-  // pooled_ = max(frame k-1, frame k), converted. Gray frames are kept as
-  // palette indices for one more step: a row whose two frames equal the last
-  // step's two frames pools to the same values, which pooled_ still holds, so
-  // only the other rows are looked up, and the resize recomputes only the
-  // output rows they reach. Returns those rows' flags (nullptr: all rows).
-  const std::uint8_t* pool() {
+  // Updates `kept` to the current screen row by row; flags the rows that changed
+  // (all of them when the kept frames do not describe pooled_).
+  void keep_rows(std::uint8_t* kept, std::uint8_t* changed) const {
     const std::uint8_t* s = ale_->getScreen().getArray();
+    for (int r = 0; r < kRawHeight; ++r) {
+      const std::size_t off = static_cast<std::size_t>(r) * kRawWidth;
+      const bool differs = !have_old_ || std::memcmp(kept + off, s + off, kRawWidth) != 0;
+      changed[static_cast<std::size_t>(r)] = differs;
+      if (differs) std::memcpy(kept + off, s + off, kRawWidth);
+    }
+  }
+
+  // pooled_ = max(frame k-1, frame k), converted. Gray frames are kept as
+  // palette indices until the next step: a row whose two frames equal the last
+  // step's pools to the values pooled_ still holds, so only the other rows are
+  // looked up, and the resize recomputes only the output rows they reach.
+  // Returns the changed rows' flags (nullptr: every row).
+  const std::uint8_t* pool() {
     std::uint8_t* dst = pooled_.data();
     if (!o_.gray_scale) {
+      const std::uint8_t* s = ale_->getScreen().getArray();
       for (int i = 0; i < kRawSize; ++i) {
         for (int c = 0; c < 3; ++c) dst[3 * i + c] = std::max(dst[3 * i + c], rgb_[c][s[i]]);
       }
       return nullptr;
     }
-    const std::uint8_t* a = screens_[cur_][0].data();
-    std::uint8_t* b = screens_[cur_][1].data();
-    std::memcpy(b, s, kRawSize);
-    const std::uint8_t* old_a = screens_[cur_ ^ 1][0].data();
-    const std::uint8_t* old_b = screens_[cur_ ^ 1][1].data();
     const bool incremental = have_old_;
+    keep_rows(screen_b_.data(), row_dirty_.data());
+    const std::uint8_t* a = screen_a_.data();
+    const std::uint8_t* b = screen_b_.data();
     for (int r = 0; r < kRawHeight; ++r) {
       const std::size_t off = static_cast<std::size_t>(r) * kRawWidth;
-      const bool dirty = !incremental || std::memcmp(a + off, old_a + off, kRawWidth) != 0 ||
-                         std::memcmp(b + off, old_b + off, kRawWidth) != 0;
-      row_dirty_[static_cast<std::size_t>(r)] = dirty;
-      if (!dirty) continue;
+      row_dirty_[static_cast<std::size_t>(r)] |= dirty_a_[static_cast<std::size_t>(r)];
+      if (!row_dirty_[static_cast<std::size_t>(r)]) continue;
 #if defined(RLPOOL_ATARI_X86)
       if (avx2_) {
         pool_gray_avx2(a + off, b + off, gray_.data(), dst + off, kRawWidth);
@@ -377,7 +455,6 @@ class AtariEnv final : public Env {
       for (std::size_t i = off; i < off + kRawWidth; ++i) dst[i] = table[((a[i] & 0xfeu) << 6) | (b[i] >> 1)];
     }
     have_old_ = true;
-    cur_ ^= 1;
     return incremental ? row_dirty_.data() : nullptr;
   }
 
@@ -406,22 +483,22 @@ class AtariEnv final : public Env {
   }
 
   Options o_;
+  std::string md5_;  // the ROM's, to tell states of other games apart
   std::size_t frame_bytes_;
   Resizer resizer_;
   std::unique_ptr<ale::ALEInterface> ale_;
+  std::unique_ptr<ale::ALEState> power_on_;
   ale::ActionVect actions_;
   bool fire_reset_ = false;
   std::array<std::uint8_t, 256> gray_{};
   std::array<std::array<std::uint8_t, 256>, 3> rgb_{};
   bool avx2_ = use_avx2();
   std::array<std::uint8_t, 128 * 128> gray_max_{};  // max(gray(2a), gray(2b)) at a * 128 + b
-  // Palette indices of frames k-1 and k of this step ([cur_]) and the last ([cur_ ^ 1]).
-  std::array<std::array<std::vector<std::uint8_t>, 2>, 2> screens_{{{std::vector<std::uint8_t>(kRawSize),
-                                                                      std::vector<std::uint8_t>(kRawSize)},
-                                                                     {std::vector<std::uint8_t>(kRawSize),
-                                                                      std::vector<std::uint8_t>(kRawSize)}}};
-  int cur_ = 0;
-  bool have_old_ = false;  // screens_[cur_ ^ 1] produced what pooled_ holds
+  // Palette indices of frames k-1 and k of the last pooled step, updated in place.
+  std::vector<std::uint8_t> screen_a_ = std::vector<std::uint8_t>(kRawSize);
+  std::vector<std::uint8_t> screen_b_ = std::vector<std::uint8_t>(kRawSize);
+  bool have_old_ = false;  // screen_a_/screen_b_ produced what pooled_ holds
+  std::vector<std::uint8_t> dirty_a_ = std::vector<std::uint8_t>(kRawHeight);
   std::vector<std::uint8_t> row_dirty_ = std::vector<std::uint8_t>(kRawHeight);
   std::vector<std::uint8_t> pooled_;  // 210 x 160 (x 3): the max-pooled frame
   std::vector<std::uint8_t> ring_;    // stack_num resized frames
