@@ -227,9 +227,10 @@ class AtariEnv final : public Env {
         ring_(frame_bytes_ * static_cast<std::size_t>(o_.stack_num)) {}
 
   void reset(Rng& rng, const Output& out) override {
-    // A fresh ALE (power-on state) on the first reset and whenever the engine
-    // re-seeded this env -- gymnasium's reset(seed=...) reloads the ROM too;
-    // otherwise a new episode continues the same console, as reset() does there.
+    // The power-on console on the first reset and whenever the engine re-seeded
+    // this env (gymnasium's reset(seed=...) reloads the ROM); otherwise a new
+    // episode continues the same console, as gymnasium's reset() does. The
+    // engine touches the Rng only to re-seed it, so a changed stream means that.
     if (!ale_ || !same_stream(rng, rng_after_reset_)) load(rng);
     bool new_game = true;
     if (o_.episodic_life && life_lost_ && !ale_->game_over(false)) {
@@ -287,7 +288,7 @@ class AtariEnv final : public Env {
     *out.reward = r;
   }
 
- // State: a header (format, the ROM's MD5, sizes, lives and flags), the frame
+  // State: a header (format, the ROM's MD5, sizes, lives and flags), the frame
   // stack, then ALE's serialized state (console, RAM, its generator).
   std::string get_state() const override {
     if (!ale_) throw std::logic_error("reset the env before taking its state");

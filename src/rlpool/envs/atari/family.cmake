@@ -49,10 +49,35 @@ if(NOT _ale_cached)
   file(REMOVE_RECURSE "${_ale_fetch_dir}")
   file(MAKE_DIRECTORY "${_ale_fetch_dir}")
   message(STATUS "rlpool: fetching ale-py==${RLPOOL_ALE_VERSION} source distribution with pip")
+  # Which pip: the interpreter's own (`python -m pip`). Under pip's build
+  # isolation (pip install .) the interpreter's site-packages are hidden from
+  # this process, so ask the interpreter outside it where pip lives and run
+  # that directory (pip supports `python <dir>/pip`; it then imports itself from
+  # there). Last resort: a pip program on PATH.
+  execute_process(COMMAND "${Python_EXECUTABLE}" -c "import pip"
+                  RESULT_VARIABLE _ale_has_pip OUTPUT_QUIET ERROR_QUIET)
+  if(_ale_has_pip EQUAL 0)
+    set(_ale_pip "${Python_EXECUTABLE}" -m pip)
+  else()
+    execute_process(
+      COMMAND ${CMAKE_COMMAND} -E env --unset=PYTHONPATH --unset=PYTHONNOUSERSITE --unset=PYTHONHOME
+              "${Python_EXECUTABLE}" -c "import os, pip; print(os.path.dirname(pip.__file__))"
+      RESULT_VARIABLE _ale_pip_rc OUTPUT_VARIABLE _ale_pip_dir OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    if(_ale_pip_rc EQUAL 0 AND EXISTS "${_ale_pip_dir}/__main__.py")
+      set(_ale_pip "${Python_EXECUTABLE}" "${_ale_pip_dir}")
+    else()
+      find_program(_ale_pip_program NAMES pip3 pip)
+      if(NOT _ale_pip_program)
+        message(FATAL_ERROR "rlpool: no pip found to fetch ${_ale_tarball_name}; put that file (sha256 "
+                            "${RLPOOL_ALE_SHA256}) in ${RLPOOL_DOWNLOAD_CACHE}/ and rebuild.")
+      endif()
+      set(_ale_pip "${_ale_pip_program}")
+    endif()
+  endif()
   # --no-binary ale-py (not :all:) so that pip does not try to build its
   # build tools (cmake, ...) from source just to read the sdist's metadata.
   execute_process(
-    COMMAND "${Python_EXECUTABLE}" -m pip download --no-deps --no-build-isolation
+    COMMAND ${_ale_pip} download --no-deps --no-build-isolation
             --no-binary ale-py "ale-py==${RLPOOL_ALE_VERSION}" -d "${_ale_fetch_dir}"
     RESULT_VARIABLE _ale_pip_rc
     OUTPUT_VARIABLE _ale_pip_out
@@ -61,7 +86,7 @@ if(NOT _ale_cached)
   if(NOT _ale_pip_rc EQUAL 0 OR NOT EXISTS "${_ale_fetched}")
     message(FATAL_ERROR
       "rlpool: could not fetch ${_ale_tarball_name} with\n"
-      "  ${Python_EXECUTABLE} -m pip download --no-deps --no-build-isolation --no-binary ale-py "
+      "  ${_ale_pip} download --no-deps --no-build-isolation --no-binary ale-py "
       "ale-py==${RLPOOL_ALE_VERSION}\n"
       "(exit ${_ale_pip_rc}):\n${_ale_pip_out}\n"
       "Without network access, put the file in ${RLPOOL_DOWNLOAD_CACHE}/ "
@@ -92,22 +117,12 @@ if(NOT EXISTS "${_ale_stamp}")
   file(TOUCH "${_ale_stamp}")
 endif()
 
-# zlib is ALE's one dependency (it reads gzip'ed ROMs). Debian/Ubuntu:
-# zlib1g-dev. Without system headers, the cmeel-zlib wheel from PyPI
-# (pip install cmeel-zlib) provides them under site-packages/cmeel.prefix.
-find_package(ZLIB QUIET)
-if(NOT ZLIB_FOUND)
-  execute_process(
-    COMMAND "${Python_EXECUTABLE}" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])"
-    OUTPUT_VARIABLE _rlpool_purelib OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(EXISTS "${_rlpool_purelib}/cmeel.prefix")
-    list(APPEND CMAKE_PREFIX_PATH "${_rlpool_purelib}/cmeel.prefix")
-    find_package(ZLIB QUIET)
-  endif()
-endif()
+# zlib is ALE's one dependency (it reads gzip'ed ROMs and writes PNGs with it):
+# headers and library from the system (Debian/Ubuntu: zlib1g-dev).
+find_package(ZLIB)
 if(NOT ZLIB_FOUND)
   message(FATAL_ERROR "rlpool: the Atari envs need zlib's headers and library to build ALE. "
-                      "Install them (apt-get install zlib1g-dev, or pip install cmeel-zlib) and rebuild.")
+                      "Install them (Debian/Ubuntu: apt-get install zlib1g-dev) and rebuild.")
 endif()
 
 set(_ale_build "${CMAKE_BINARY_DIR}/_deps/ale-build")
