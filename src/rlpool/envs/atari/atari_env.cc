@@ -178,17 +178,14 @@ EnvSpec make_spec(const Config& config) {
 
 #if defined(RLPOOL_ATARI_X86)
 // dst[i] = max(gray[a[i]], gray[b[i]]) for even palette indices, 32 pixels at a
-// time: a 128-entry table as eight 16-entry vpshufb lookups. For lookup j, the
+// time: a 128-entry table as eight 16-entry vpshufb lookups (luts[j][l] and
+// luts[j][16 + l] = gray[2 * (16 * j + l)], one copy per 128-bit lane). For lookup j, the
 // index x - 16j lands in 0..15 (then +0x70 keeps bit 7 clear and the low
 // nibble) or anywhere else (then +0x70 saturates past 0x80 and vpshufb gives 0).
 __attribute__((target("avx2"))) void pool_gray_avx2(const std::uint8_t* a, const std::uint8_t* b,
-                                                     const std::uint8_t* gray, std::uint8_t* dst, int n) {
+                                                     const std::uint8_t (*luts)[32], std::uint8_t* dst, int n) {
   __m256i table[8];
-  for (int j = 0; j < 8; ++j) {
-    alignas(16) std::uint8_t t[16];
-    for (int l = 0; l < 16; ++l) t[l] = gray[2 * (16 * j + l)];
-    table[j] = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(t)));
-  }
+  for (int j = 0; j < 8; ++j) table[j] = _mm256_load_si256(reinterpret_cast<const __m256i*>(luts[j]));
   const __m256i seven_bits = _mm256_set1_epi8(0x7f), bias = _mm256_set1_epi8(0x70);
   auto lookup = [&](__m256i x) __attribute__((target("avx2"))) {
     __m256i r = _mm256_setzero_si256();
@@ -206,7 +203,9 @@ __attribute__((target("avx2"))) void pool_gray_avx2(const std::uint8_t* a, const
         _mm256_srli_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i)), 1), seven_bits);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_max_epu8(lookup(xa), lookup(xb)));
   }
-  for (; i < n; ++i) dst[i] = std::max(gray[a[i] & 0xfe], gray[b[i] & 0xfe]);
+  for (; i < n; ++i) {
+    dst[i] = std::max(luts[(a[i] >> 5) & 7][(a[i] >> 1) & 15], luts[(b[i] >> 5) & 7][(b[i] >> 1) & 15]);
+  }
 }
 #endif
 
@@ -382,6 +381,9 @@ class AtariEnv final : public Env {
     for (std::size_t a = 0; a < 128; ++a) {
       for (std::size_t b = 0; b < 128; ++b) gray_max_[a * 128 + b] = std::max(gray_[2 * a], gray_[2 * b]);
     }
+    for (std::size_t j = 0; j < 8; ++j) {
+      for (std::size_t l = 0; l < 16; ++l) luts_[j][l] = luts_[j][16 + l] = gray_[2 * (16 * j + l)];
+    }
     ale_ = std::move(ale);
     life_lost_ = false;
   }
@@ -439,21 +441,31 @@ class AtariEnv final : public Env {
     }
     const bool incremental = have_old_;
     keep_rows(screen_b_.data(), row_dirty_.data());
+    for (int r = 0; r < kRawHeight; ++r) row_dirty_[static_cast<std::size_t>(r)] |= dirty_a_[static_cast<std::size_t>(r)];
     const std::uint8_t* a = screen_a_.data();
     const std::uint8_t* b = screen_b_.data();
-    for (int r = 0; r < kRawHeight; ++r) {
+    // Look up each run of changed rows in one go.
+    for (int r = 0; r < kRawHeight;) {
+      if (!row_dirty_[static_cast<std::size_t>(r)]) {
+        ++r;
+        continue;
+      }
+      int end = r + 1;
+      while (end < kRawHeight && row_dirty_[static_cast<std::size_t>(end)]) ++end;
       const std::size_t off = static_cast<std::size_t>(r) * kRawWidth;
-      row_dirty_[static_cast<std::size_t>(r)] |= dirty_a_[static_cast<std::size_t>(r)];
-      if (!row_dirty_[static_cast<std::size_t>(r)]) continue;
+      const int n = (end - r) * kRawWidth;
+      r = end;
 #if defined(RLPOOL_ATARI_X86)
       if (avx2_) {
-        pool_gray_avx2(a + off, b + off, gray_.data(), dst + off, kRawWidth);
+        pool_gray_avx2(a + off, b + off, luts_, dst + off, n);
         continue;
       }
 #endif
       // Screen values are even (the TIA ignores bit 0): 7 bits each index the 128 x 128 table.
       const std::uint8_t* table = gray_max_.data();
-      for (std::size_t i = off; i < off + kRawWidth; ++i) dst[i] = table[((a[i] & 0xfeu) << 6) | (b[i] >> 1)];
+      for (std::size_t i = off; i < off + static_cast<std::size_t>(n); ++i) {
+        dst[i] = table[((a[i] & 0xfeu) << 6) | (b[i] >> 1)];
+      }
     }
     have_old_ = true;
     return incremental ? row_dirty_.data() : nullptr;
@@ -494,7 +506,8 @@ class AtariEnv final : public Env {
   std::array<std::uint8_t, 256> gray_{};
   std::array<std::array<std::uint8_t, 256>, 3> rgb_{};
   bool avx2_ = use_avx2();
-  std::array<std::uint8_t, 128 * 128> gray_max_{};  // max(gray(2a), gray(2b)) at a * 128 + b
+  std::array<std::uint8_t, 128 * 128> gray_max_{};
+  alignas(32) std::uint8_t luts_[8][32] = {};  // gray by index / 2, as pool_gray_avx2 wants it  // max(gray(2a), gray(2b)) at a * 128 + b
   // Palette indices of frames k-1 and k of the last pooled step, updated in place.
   std::vector<std::uint8_t> screen_a_ = std::vector<std::uint8_t>(kRawSize);
   std::vector<std::uint8_t> screen_b_ = std::vector<std::uint8_t>(kRawSize);

@@ -130,14 +130,21 @@ set(_ale_lib "${_ale_build}/src/ale/${CMAKE_STATIC_LIBRARY_PREFIX}ale${CMAKE_STA
 # ALE's CMake turns on link-time optimisation for its objects; slim LTO objects
 # in a static library would redo ALE's whole optimisation at every link of the
 # extension, so the per-config property switches it off (it overrides theirs).
+# Hidden visibility: ALE's functions call each other directly instead of
+# through the extension's PLT (the emulator's memory accessors run millions of
+# times a second), and the extension does not export ALE's symbols.
 ExternalProject_Add(rlpool_ale_build
   SOURCE_DIR "${_ale_src}"
   BINARY_DIR "${_ale_build}"
   CMAKE_ARGS
     -DCMAKE_BUILD_TYPE=Release
     -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
+    -DCMAKE_MAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}
     -DCMAKE_POSITION_INDEPENDENT_CODE=ON
     -DCMAKE_INTERPROCEDURAL_OPTIMIZATION_RELEASE=OFF
+    -DCMAKE_CXX_VISIBILITY_PRESET=hidden
+    -DCMAKE_VISIBILITY_INLINES_HIDDEN=ON
+    -DCMAKE_CXX_FLAGS=-fno-semantic-interposition
     -DBUILD_CPP_LIB=ON
     -DBUILD_PYTHON_LIB=OFF
     -DBUILD_VECTOR_LIB=OFF
