@@ -129,17 +129,24 @@ set(_ale_build "${CMAKE_BINARY_DIR}/_deps/ale-build")
 set(_ale_lib "${_ale_build}/src/ale/${CMAKE_STATIC_LIBRARY_PREFIX}ale${CMAKE_STATIC_LIBRARY_SUFFIX}")
 # ALE's CMake turns on link-time optimisation for its objects; slim LTO objects
 # in a static library would redo ALE's whole optimisation at every link of the
-# extension, so the per-config property switches it off (it overrides theirs).
+# extension, so the per-config property switches it off (it overrides theirs;
+# a partially linked LTO build of ALE measured no faster here).
 # Hidden visibility: ALE's functions call each other directly instead of
 # through the extension's PLT (the emulator's memory accessors run millions of
 # times a second), and the extension does not export ALE's symbols.
+# The toolchain file (empty without one) is passed on so that ALE's own
+# vcpkg discovery (it looks at $VCPKG_ROOT) stays out of it.
+set(_ale_tool_args -DCMAKE_TOOLCHAIN_FILE=${CMAKE_TOOLCHAIN_FILE})
+if(CMAKE_MAKE_PROGRAM)
+  list(APPEND _ale_tool_args -DCMAKE_MAKE_PROGRAM=${CMAKE_MAKE_PROGRAM})
+endif()
 ExternalProject_Add(rlpool_ale_build
   SOURCE_DIR "${_ale_src}"
   BINARY_DIR "${_ale_build}"
   CMAKE_ARGS
+    ${_ale_tool_args}
     -DCMAKE_BUILD_TYPE=Release
     -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
-    -DCMAKE_MAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}
     -DCMAKE_POSITION_INDEPENDENT_CODE=ON
     -DCMAKE_INTERPROCEDURAL_OPTIMIZATION_RELEASE=OFF
     -DCMAKE_CXX_VISIBILITY_PRESET=hidden
