@@ -117,6 +117,63 @@ def test_lockstep_with_gymnasium(game: str, max_steps: int) -> None:
     ref.close()
 
 
+@pytest.mark.parametrize(("frame_skip", "stack_num"), [(3, 2), (1, 3)])
+def test_lockstep_other_skips_and_stacks(frame_skip: int, stack_num: int) -> None:
+    ours = rlpool.make("Breakout-v5", num_envs=1, seed=2, noop_max=0, use_fire_reset=False, frame_skip=frame_skip,
+                       stack_num=stack_num)
+    env = gym.make("ALE/Breakout-v5", frameskip=1, repeat_action_probability=0.0)
+    ref = FrameStackObservation(AtariPreprocessing(env, noop_max=0, frame_skip=frame_skip), stack_num)
+    obs, _ = ours.reset()
+    ref_obs, _ = ref.reset(seed=2)
+    np.testing.assert_array_equal(obs[0], ref_obs)
+    rng = np.random.default_rng(2)
+    for _ in range(150):
+        a = int(rng.integers(4))
+        obs, reward, terminated, _, _ = ours.step(np.array([a]))
+        ref_obs, ref_reward, ref_terminated, _, _ = ref.step(a)
+        assert reward[0] == ref_reward and terminated[0] == ref_terminated
+        if ref_terminated:
+            break
+        np.testing.assert_array_equal(obs[0], ref_obs)
+
+
+def test_game_over_inside_the_frame_skip() -> None:
+    # frame_skip=7 makes games end before the last frame of a step. The observation then shows the
+    # final screen (ALE emulates nothing past the end, so the skipped frames would repeat it); when
+    # the game ends on the last frame, the usual max of the last two frames. Checked against raw ALE.
+    skip = 7
+    ours = rlpool.make("Breakout-v5", num_envs=1, seed=0, noop_max=0, use_fire_reset=False, frame_skip=skip,
+                       stack_num=1)
+    ale = raw_ale("breakout")
+    ale.reset_game()
+    ours.reset()
+    actions = ale.getMinimalActionSet()
+    rng = np.random.default_rng(3)
+    endings = []
+    while len(endings) < 3:
+        a = int(rng.integers(len(actions)))
+        reward, frames, before_last = 0, 0, None
+        for f in range(skip):
+            reward += ale.act(actions[a])
+            frames += 1
+            if ale.game_over():
+                break
+            if f == skip - 2:
+                before_last = ale.getScreenGrayscale()
+        screen = ale.getScreenGrayscale()
+        expected = screen if frames < skip else np.maximum(before_last, screen)
+        obs, r, terminated, _, info = ours.step(np.array([a]))
+        assert r[0] == reward and terminated[0] == ale.game_over()
+        np.testing.assert_array_equal(obs[0, 0], area84(expected))
+        np.testing.assert_array_equal(info["ram"][0], ale.getRAM())
+        if ale.game_over():
+            endings.append(frames)
+            ale.reset_game()
+            obs, *_ = ours.step(np.array([0]))  # autoreset
+            np.testing.assert_array_equal(obs[0, 0], area84(ale.getScreenGrayscale()))
+    assert any(f < skip for f in endings)  # the case this test is for happened
+
+
 def test_lockstep_rgb_and_several_envs() -> None:
     # RGB observations (3 channels per frame, channel-first) and 3 envs stepped by threads.
     ours = rlpool.make("Breakout-v5", num_envs=3, seed=7, noop_max=0, use_fire_reset=False, gray_scale=False,
