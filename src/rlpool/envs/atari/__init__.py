@@ -1,0 +1,1 @@
+"""Atari 2600 games on the Arcade Learning Environment (ALE)."""

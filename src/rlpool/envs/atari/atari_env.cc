@@ -1,0 +1,552 @@
+// Atari 2600 games on the Arcade Learning Environment (ALE 0.12.1, built from
+// the ale-py sdist by family.cmake), with EnvPool's options and defaults and
+// the preprocessing of gymnasium's AtariPreprocessing + FrameStackObservation:
+// frame skip, max-pool of the last two frames, grayscale or RGB, INTER_AREA
+// (or INTER_LINEAR) resize, channel-first frame stack.
+//
+// One step: frame_skip ALE frames with the chosen action. The frame before the
+// last is converted (palette -> gray/RGB) straight into the pooling buffer, the
+// last one is max-ed into it, the result is resized into the newest slot of
+// the env's frame ring, and the ring is copied oldest-first into the
+// observation row. If the game ends inside the skip, ALE emulates nothing more
+// (it refuses to act past the end), so the remaining frames would repeat the
+// final screen: the observation then shows the final screen.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ale/ale_interface.hpp"
+#include "ale/emucore/MD5.hxx"
+#include "env.h"
+#include "resize.h"
+
+namespace rlpool::atari {
+namespace {
+
+constexpr int kRawHeight = 210;
+constexpr int kRawWidth = 160;
+constexpr int kRawSize = kRawHeight * kRawWidth;
+constexpr std::size_t kRamSize = 128;
+constexpr int kMaxStack = 64;
+constexpr int kMaxFrameSkip = 1000;
+constexpr int kMaxImageSide = 1024;
+
+// Quiet ALE's per-env banner and info lines once for the process.
+const bool kLoggerQuiet = [] {
+  ale::Logger::setMode(ale::Logger::Error);
+  return true;
+}();
+
+// What a ROM file is, as ALE's own checks see it: read once at spec time so
+// that a bad path or unsupported ROM is a clear error instead of ALE's exit().
+struct RomInfo {
+  std::unique_ptr<ale::RomSettings> settings;
+};
+
+RomInfo inspect_rom(const std::string& path) {
+  if (path.empty()) {
+    throw std::invalid_argument(
+        "rom_path is empty: the Atari ROMs come from the ale-py package; install it (pip install ale-py==0.12.1)");
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw std::invalid_argument("rom_path '" + path + "' is not a file (is ale-py installed, or ALE_ROMS_DIR right?)");
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::vector<std::uint8_t> rom((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof()) throw std::invalid_argument("cannot read rom_path '" + path + "'");
+  const std::string md5 = ale::stella::MD5(rom.data(), static_cast<std::uint32_t>(rom.size()));
+  std::unique_ptr<ale::RomSettings> settings(ale::buildRomRLWrapper(path, md5));
+  if (!settings || md5 != settings->md5()) {
+    throw std::invalid_argument("rom_path '" + path + "' is not a ROM that ALE supports (unknown MD5 " + md5 + ")");
+  }
+  return RomInfo{std::move(settings)};
+}
+
+struct Options {
+  std::string rom_path;
+  int stack_num, frame_skip, noop_max, img_height, img_width, mode, difficulty;
+  bool episodic_life, reward_clip, use_fire_reset, gray_scale, full_action_space, use_inter_area_resize;
+  double repeat_action_probability;
+
+  explicit Options(const Config& c)
+      : rom_path(c.get_string("rom_path")),
+        stack_num(checked(c, "stack_num", 1, kMaxStack)),
+        frame_skip(checked(c, "frame_skip", 1, kMaxFrameSkip)),
+        noop_max(checked(c, "noop_max", 0, 100000)),
+        img_height(checked(c, "img_height", 1, kMaxImageSide)),
+        img_width(checked(c, "img_width", 1, kMaxImageSide)),
+        mode(checked(c, "mode", -1, 1 << 20)),
+        difficulty(checked(c, "difficulty", -1, 1 << 20)),
+        episodic_life(c.get_bool("episodic_life")),
+        reward_clip(c.get_bool("reward_clip")),
+        use_fire_reset(c.get_bool("use_fire_reset")),
+        gray_scale(c.get_bool("gray_scale")),
+        full_action_space(c.get_bool("full_action_space")),
+        use_inter_area_resize(c.get_bool("use_inter_area_resize")),
+        repeat_action_probability(c.get_double("repeat_action_probability")) {
+    if (!(repeat_action_probability >= 0.0 && repeat_action_probability <= 1.0)) {
+      throw std::invalid_argument("repeat_action_probability must be in [0, 1], got " +
+                                  std::to_string(repeat_action_probability));
+    }
+    if (c.get_bool("zero_discount_on_life_loss")) {
+      // EnvPool's option only changes dm_env's discount, which rlpool derives
+      // from `terminated`; accepting it would silently do nothing.
+      throw std::invalid_argument(
+          "zero_discount_on_life_loss=True is not supported yet (rlpool's dm_env discount comes from "
+          "'terminated'); use episodic_life=True to end episodes on a lost life");
+    }
+  }
+
+  int channels() const { return gray_scale ? 1 : 3; }
+
+  static int checked(const Config& c, const char* name, int low, int high) {
+    const std::int64_t v = c.get_int(name);
+    if (v < low || v > high) {
+      throw std::invalid_argument(std::string(name) + " must be in [" + std::to_string(low) + ", " +
+                                  std::to_string(high) + "], got " + std::to_string(v));
+    }
+    return static_cast<int>(v);
+  }
+};
+
+ale::ActionVect action_set(ale::RomSettings& settings, bool full) {
+  return full ? settings.getAllActions() : settings.getMinimalActionSet();
+}
+
+// The ROM's modes/difficulties must contain the requested ones (-1: the ROM's default).
+void check_mode(ale::RomSettings& settings, const Options& o) {
+  auto list = [](const auto& v) {
+    std::string s;
+    for (auto m : v) s += (s.empty() ? "" : ", ") + std::to_string(m);
+    return s;
+  };
+  if (o.mode >= 0) {
+    const auto modes = settings.getAvailableModes();
+    if (std::find(modes.begin(), modes.end(), static_cast<ale::game_mode_t>(o.mode)) == modes.end()) {
+      throw std::invalid_argument("mode " + std::to_string(o.mode) + " is not available for this game; available: " +
+                                  list(modes) + " (or -1 for the default)");
+    }
+  }
+  if (o.difficulty >= 0) {
+    const auto diffs = settings.getAvailableDifficulties();
+    if (std::find(diffs.begin(), diffs.end(), static_cast<ale::difficulty_t>(o.difficulty)) == diffs.end()) {
+      throw std::invalid_argument("difficulty " + std::to_string(o.difficulty) +
+                                  " is not available for this game; available: " + list(diffs) +
+                                  " (or -1 for the default)");
+    }
+  }
+}
+
+enum InfoIndex : std::size_t { kInfoLives = 0, kInfoReward = 1, kInfoTerminated = 2, kInfoRam = 3 };
+
+EnvSpec make_spec(const Config& config) {
+  const Options o(config);
+  RomInfo rom = inspect_rom(o.rom_path);
+  check_mode(*rom.settings, o);
+  const auto actions = action_set(*rom.settings, o.full_action_space);
+  const std::int64_t c = o.channels();
+  return EnvSpec{
+      .obs = {ArraySpec{.name = "obs",
+                        .dtype = DType::kUInt8,
+                        .shape = {c * o.stack_num, o.img_height, o.img_width},
+                        .low = {0},
+                        .high = {255}}},
+      .action = ArraySpec{.name = "action",
+                          .dtype = DType::kInt64,
+                          .shape = {},
+                          .low = {0},
+                          .high = {static_cast<double>(actions.size()) - 1}},
+      .info =
+          {
+              ArraySpec{.name = "lives", .dtype = DType::kInt32, .shape = {}, .low = {}, .high = {}},
+              ArraySpec{.name = "reward", .dtype = DType::kFloat64, .shape = {}, .low = {}, .high = {}},
+              ArraySpec{.name = "terminated", .dtype = DType::kBool, .shape = {}, .low = {}, .high = {}},
+              ArraySpec{.name = "ram", .dtype = DType::kUInt8, .shape = {static_cast<std::int64_t>(kRamSize)}, .low = {}, .high = {}},
+          },
+  };
+}
+
+#if defined(RLPOOL_ATARI_X86)
+// dst[i] = max(gray[a[i]], gray[b[i]]) for even palette indices, 32 pixels at a
+// time: a 128-entry table as eight 16-entry vpshufb lookups (luts[j][l] and
+// luts[j][16 + l] = gray[2 * (16 * j + l)], one copy per 128-bit lane). For lookup j, the
+// index x - 16j lands in 0..15 (then +0x70 keeps bit 7 clear and the low
+// nibble) or anywhere else (then +0x70 saturates past 0x80 and vpshufb gives 0).
+__attribute__((target("avx2"))) void pool_gray_avx2(const std::uint8_t* a, const std::uint8_t* b,
+                                                     const std::uint8_t (*luts)[32], std::uint8_t* dst, int n) {
+  __m256i table[8];
+  for (int j = 0; j < 8; ++j) table[j] = _mm256_load_si256(reinterpret_cast<const __m256i*>(luts[j]));
+  const __m256i seven_bits = _mm256_set1_epi8(0x7f), bias = _mm256_set1_epi8(0x70);
+  auto lookup = [&](__m256i x) __attribute__((target("avx2"))) {
+    __m256i r = _mm256_setzero_si256();
+    for (int j = 0; j < 8; ++j) {
+      const __m256i idx = _mm256_adds_epu8(_mm256_sub_epi8(x, _mm256_set1_epi8(static_cast<char>(16 * j))), bias);
+      r = _mm256_or_si256(r, _mm256_shuffle_epi8(table[j], idx));
+    }
+    return r;
+  };
+  int i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i xa = _mm256_and_si256(
+        _mm256_srli_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i)), 1), seven_bits);
+    const __m256i xb = _mm256_and_si256(
+        _mm256_srli_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i)), 1), seven_bits);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_max_epu8(lookup(xa), lookup(xb)));
+  }
+  for (; i < n; ++i) {
+    dst[i] = std::max(luts[(a[i] >> 5) & 7][(a[i] >> 1) & 15], luts[(b[i] >> 5) & 7][(b[i] >> 1) & 15]);
+  }
+}
+#endif
+
+bool same_stream(const Rng& a, const Rng& b) {
+  Rng x = a, y = b;
+  return x.next() == y.next() && x.next() == y.next();
+}
+
+class AtariEnv final : public Env {
+ public:
+  explicit AtariEnv(const Config& config)
+      : o_(config),
+        md5_(inspect_rom(o_.rom_path).settings->md5()),
+        frame_bytes_(static_cast<std::size_t>(o_.channels()) * o_.img_height * o_.img_width),
+        resizer_(kRawHeight, kRawWidth, o_.img_height, o_.img_width, o_.channels(),
+                 o_.use_inter_area_resize ? Resizer::Method::kArea : Resizer::Method::kLinear),
+        pooled_(static_cast<std::size_t>(kRawSize) * o_.channels()),
+        ring_(frame_bytes_ * static_cast<std::size_t>(o_.stack_num)) {}
+
+  void reset(Rng& rng, const Output& out) override {
+    // The power-on console on the first reset and whenever the engine re-seeded
+    // this env (gymnasium's reset(seed=...) reloads the ROM); otherwise a new
+    // episode continues the same console, as gymnasium's reset() does. The
+    // engine touches the Rng only to re-seed it, so a changed stream means that.
+    if (!ale_ || !same_stream(rng, rng_after_reset_)) load(rng);
+    bool new_game = true;
+    if (o_.episodic_life && life_lost_ && !ale_->game_over(false)) {
+      new_game = false;  // a lost life ended the last episode: play on
+    } else {
+      ale_->reset_game();
+    }
+    life_lost_ = false;
+    int noops = o_.noop_max > 0 ? static_cast<int>(rng.integer(static_cast<std::uint64_t>(o_.noop_max))) + 1 : 0;
+    if (fire_reset_) noops = std::max(noops - 1, 0);  // EnvPool: the FIRE takes the last no-op's place
+    for (int i = 0; i < noops; ++i) {
+      ale_->act(ale::PLAYER_A_NOOP);
+      if (ale_->game_over(false)) {
+        ale_->reset_game();
+        new_game = true;
+      }
+    }
+    if (fire_reset_) ale_->act(ale::PLAYER_A_FIRE);
+    convert(pooled_.data());
+    push_frame(new_game);
+    lives_ = ale_->lives();
+    write(out, 0.0, false);
+    rng_after_reset_ = rng;
+  }
+
+  void step(const Action& action, Rng& /*rng*/, const Output& out) override {
+    const ale::Action a = actions_[static_cast<std::size_t>(action.discrete())];
+    std::int64_t reward = 0;
+    const int k = o_.frame_skip;
+    bool over = false;
+    int i = 0;
+    for (; i < k; ++i) {
+      reward += ale_->act(a);
+      over = ale_->game_over(false);
+      if (over) break;
+      if (i == k - 2) keep_screen();
+    }
+    if (k >= 2 && i >= k - 1) {
+      push_frame(false, pool());  // frames k-1 and k
+    } else {
+      convert(pooled_.data());  // one frame, or the game ended before the last
+      push_frame(false);
+    }
+    const int lives = ale_->lives();
+    bool terminated = over;
+    if (o_.episodic_life && lives < lives_ && lives > 0) {
+      terminated = true;
+      life_lost_ = !over;
+    }
+    lives_ = lives;
+    *out.terminated = terminated;
+    double r = static_cast<double>(reward);
+    write(out, r, over);
+    if (o_.reward_clip) r = static_cast<double>((reward > 0) - (reward < 0));
+    *out.reward = r;
+  }
+
+  // State: a header (format, the ROM's MD5, sizes, lives and flags), the frame
+  // stack, then ALE's serialized state (console, RAM, its generator).
+  std::string get_state() const override {
+    if (!ale_) throw std::logic_error("reset the env before taking its state");
+    ale::ALEState st = ale_->cloneState(/*include_rng=*/true);
+    const std::string emu = st.serialize();
+    StateHeader h{};
+    std::memcpy(h.magic, kStateMagic, sizeof(h.magic));
+    std::memcpy(h.md5, md5_.data(), std::min(md5_.size(), sizeof(h.md5)));
+    h.ring_bytes = ring_.size();
+    h.emu_bytes = emu.size();
+    h.head = head_;
+    h.lives = lives_;
+    h.life_lost = life_lost_;
+    std::string out(reinterpret_cast<const char*>(&h), sizeof(h));
+    out.append(reinterpret_cast<const char*>(ring_.data()), ring_.size());
+    out += emu;
+    return out;
+  }
+
+  void set_state(std::string_view bytes) override {
+    StateHeader h{};
+    if (bytes.size() < sizeof(h)) throw std::invalid_argument("not an Atari env state: too short");
+    std::memcpy(&h, bytes.data(), sizeof(h));
+    if (std::memcmp(h.magic, kStateMagic, sizeof(h.magic)) != 0) {
+      throw std::invalid_argument("not an Atari env state (or one of another format version)");
+    }
+    if (std::string_view(h.md5, sizeof(h.md5)) != std::string_view(md5_).substr(0, sizeof(h.md5))) {
+      throw std::invalid_argument("this state belongs to another game");
+    }
+    if (h.ring_bytes != ring_.size() || bytes.size() != sizeof(h) + h.ring_bytes + h.emu_bytes ||
+        h.head < 0 || h.head >= o_.stack_num) {
+      throw std::invalid_argument("this state was taken with other observation options (stack_num, image size or "
+                                  "colour) or is truncated");
+    }
+    if (!ale_) {
+      Rng unused(0);
+      load(unused);
+    }
+    const std::string emu(bytes.substr(sizeof(h) + h.ring_bytes));
+    ale_->restoreState(ale::ALEState(emu));
+    std::memcpy(ring_.data(), bytes.data() + sizeof(h), ring_.size());
+    head_ = h.head;
+    lives_ = h.lives;
+    life_lost_ = h.life_lost != 0;
+    have_old_ = false;  // the pooled frame is no longer the kept screens'
+  }
+
+ private:
+  static constexpr char kStateMagic[8] = {'r', 'l', 'p', 'A', 't', 'a', 'r', '1'};
+  struct StateHeader {
+    char magic[8];
+    char md5[32];
+    std::uint64_t ring_bytes, emu_bytes;
+    std::int32_t head, lives;
+    std::uint8_t life_lost;
+  };
+
+  // Puts the console in its power-on state (the ROM freshly loaded, as
+  // gymnasium's seeded reset leaves it) and seeds ALE's own generator, which
+  // draws only the sticky-action repeats. Loading a ROM costs ALE ~0.1 s (it
+  // builds colour tables), so later calls restore a snapshot of that state.
+  void load(Rng& rng) {
+    const auto ale_seed = static_cast<std::uint32_t>(rng.next() >> 33);
+    if (ale_) {
+      ale_->restoreState(*power_on_);
+      ale_->environment->getEnvironmentRNG().seed(ale_seed);
+      life_lost_ = false;
+      have_old_ = false;
+      return;
+    }
+    auto ale = std::make_unique<ale::ALEInterface>();
+    ale->setFloat("repeat_action_probability", static_cast<float>(o_.repeat_action_probability));
+    ale->setInt("random_seed", static_cast<int>(ale_seed));
+    ale->loadROM(o_.rom_path);
+    if (o_.mode >= 0) ale->setMode(static_cast<ale::game_mode_t>(o_.mode));
+    if (o_.difficulty >= 0) ale->setDifficulty(static_cast<ale::difficulty_t>(o_.difficulty));
+    power_on_ = std::make_unique<ale::ALEState>(ale->cloneState(/*include_rng=*/true));
+    actions_ = o_.full_action_space ? ale->getLegalActionSet() : ale->getMinimalActionSet();
+    fire_reset_ = o_.use_fire_reset &&
+                  std::find(actions_.begin(), actions_.end(), ale::PLAYER_A_FIRE) != actions_.end();
+    // Colour lookup tables from ALE's palette (screen values are even).
+    std::array<std::uint8_t, 256> index{};
+    for (int v = 0; v < 256; ++v) index[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(v & 0xfe);
+    auto& palette = ale->theOSystem->colourPalette();
+    palette.applyPaletteGrayscale(gray_.data(), index.data(), 256);
+    std::array<std::uint8_t, 3 * 256> rgb{};
+    palette.applyPaletteRGB(rgb.data(), index.data(), 256);
+    for (std::size_t v = 0; v < 256; ++v) {
+      for (std::size_t c = 0; c < 3; ++c) rgb_[c][v] = rgb[3 * v + c];
+    }
+    for (std::size_t a = 0; a < 128; ++a) {
+      for (std::size_t b = 0; b < 128; ++b) gray_max_[a * 128 + b] = std::max(gray_[2 * a], gray_[2 * b]);
+    }
+    for (std::size_t j = 0; j < 8; ++j) {
+      for (std::size_t l = 0; l < 16; ++l) luts_[j][l] = luts_[j][16 + l] = gray_[2 * (16 * j + l)];
+    }
+    ale_ = std::move(ale);
+    life_lost_ = false;
+  }
+
+  // Current screen -> dst (gray, or interleaved RGB).
+  void convert(std::uint8_t* dst) {
+    have_old_ = false;  // pooled_ no longer comes from the kept screens
+    const std::uint8_t* s = ale_->getScreen().getArray();
+    if (o_.gray_scale) {
+      for (int i = 0; i < kRawSize; ++i) dst[i] = gray_[s[i]];
+    } else {
+      for (int i = 0; i < kRawSize; ++i) {
+        dst[3 * i] = rgb_[0][s[i]];
+        dst[3 * i + 1] = rgb_[1][s[i]];
+        dst[3 * i + 2] = rgb_[2][s[i]];
+      }
+    }
+  }
+
+  // The frame before the last of a step: gray keeps its palette indices (the
+  // pooling looks both frames up at once), RGB converts it now.
+  void keep_screen() {
+    if (o_.gray_scale) {
+      keep_rows(screen_a_.data(), dirty_a_.data());
+    } else {
+      convert(pooled_.data());
+    }
+  }
+
+  // Updates `kept` to the current screen row by row; flags the rows that changed
+  // (all of them when the kept frames do not describe pooled_).
+  void keep_rows(std::uint8_t* kept, std::uint8_t* changed) const {
+    const std::uint8_t* s = ale_->getScreen().getArray();
+    for (int r = 0; r < kRawHeight; ++r) {
+      const std::size_t off = static_cast<std::size_t>(r) * kRawWidth;
+      const bool differs = !have_old_ || std::memcmp(kept + off, s + off, kRawWidth) != 0;
+      changed[static_cast<std::size_t>(r)] = differs;
+      if (differs) std::memcpy(kept + off, s + off, kRawWidth);
+    }
+  }
+
+  // pooled_ = max(frame k-1, frame k), converted. Gray frames are kept as
+  // palette indices until the next step: a row whose two frames equal the last
+  // step's pools to the values pooled_ still holds, so only the other rows are
+  // looked up, and the resize recomputes only the output rows they reach.
+  // Returns the changed rows' flags (nullptr: every row).
+  const std::uint8_t* pool() {
+    std::uint8_t* dst = pooled_.data();
+    if (!o_.gray_scale) {
+      const std::uint8_t* s = ale_->getScreen().getArray();
+      for (int i = 0; i < kRawSize; ++i) {
+        for (int c = 0; c < 3; ++c) dst[3 * i + c] = std::max(dst[3 * i + c], rgb_[c][s[i]]);
+      }
+      return nullptr;
+    }
+    const bool incremental = have_old_;
+    keep_rows(screen_b_.data(), row_dirty_.data());
+    for (int r = 0; r < kRawHeight; ++r) row_dirty_[static_cast<std::size_t>(r)] |= dirty_a_[static_cast<std::size_t>(r)];
+    const std::uint8_t* a = screen_a_.data();
+    const std::uint8_t* b = screen_b_.data();
+    // Look up each run of changed rows in one go.
+    for (int r = 0; r < kRawHeight;) {
+      if (!row_dirty_[static_cast<std::size_t>(r)]) {
+        ++r;
+        continue;
+      }
+      int end = r + 1;
+      while (end < kRawHeight && row_dirty_[static_cast<std::size_t>(end)]) ++end;
+      const std::size_t off = static_cast<std::size_t>(r) * kRawWidth;
+      const int n = (end - r) * kRawWidth;
+      r = end;
+#if defined(RLPOOL_ATARI_X86)
+      if (avx2_) {
+        pool_gray_avx2(a + off, b + off, luts_, dst + off, n);
+        continue;
+      }
+#endif
+      // Screen values are even (the TIA ignores bit 0): 7 bits each index the 128 x 128 table.
+      const std::uint8_t* table = gray_max_.data();
+      for (std::size_t i = off; i < off + static_cast<std::size_t>(n); ++i) {
+        dst[i] = table[((a[i] & 0xfeu) << 6) | (b[i] >> 1)];
+      }
+    }
+    have_old_ = true;
+    return incremental ? row_dirty_.data() : nullptr;
+  }
+
+  // Resize pooled_ into the next ring slot; on a new game fill every slot with it.
+  void push_frame(bool fill, const std::uint8_t* row_dirty = nullptr) {
+    head_ = (head_ + 1) % o_.stack_num;
+    std::uint8_t* slot = ring_.data() + static_cast<std::size_t>(head_) * frame_bytes_;
+    resizer_.run(pooled_.data(), slot, row_dirty);
+    if (fill) {
+      for (int j = 0; j < o_.stack_num; ++j) {
+        if (j != head_) std::memcpy(ring_.data() + static_cast<std::size_t>(j) * frame_bytes_, slot, frame_bytes_);
+      }
+    }
+  }
+
+  void write(const Output& out, double reward, bool game_over) {
+    // Oldest first: slots head+1 .. stack-1, then 0 .. head.
+    auto* obs = out.obs_as<std::uint8_t>();
+    const std::size_t older = static_cast<std::size_t>(o_.stack_num - 1 - head_) * frame_bytes_;
+    std::memcpy(obs, ring_.data() + static_cast<std::size_t>(head_ + 1) * frame_bytes_, older);
+    std::memcpy(obs + older, ring_.data(), static_cast<std::size_t>(head_ + 1) * frame_bytes_);
+    *out.info_as<std::int32_t>(kInfoLives) = lives_;
+    *out.info_as<double>(kInfoReward) = reward;
+    *out.info_as<bool>(kInfoTerminated) = game_over;
+    std::memcpy(out.info_as<std::uint8_t>(kInfoRam), ale_->getRAM().array(), kRamSize);
+  }
+
+  Options o_;
+  std::string md5_;  // the ROM's, to tell states of other games apart
+  std::size_t frame_bytes_;
+  Resizer resizer_;
+  std::unique_ptr<ale::ALEInterface> ale_;
+  std::unique_ptr<ale::ALEState> power_on_;
+  ale::ActionVect actions_;
+  bool fire_reset_ = false;
+  std::array<std::uint8_t, 256> gray_{};
+  std::array<std::array<std::uint8_t, 256>, 3> rgb_{};
+  bool avx2_ = use_avx2();
+  std::array<std::uint8_t, 128 * 128> gray_max_{};
+  alignas(32) std::uint8_t luts_[8][32] = {};  // gray by index / 2, as pool_gray_avx2 wants it  // max(gray(2a), gray(2b)) at a * 128 + b
+  // Palette indices of frames k-1 and k of the last pooled step, updated in place.
+  std::vector<std::uint8_t> screen_a_ = std::vector<std::uint8_t>(kRawSize);
+  std::vector<std::uint8_t> screen_b_ = std::vector<std::uint8_t>(kRawSize);
+  bool have_old_ = false;  // screen_a_/screen_b_ produced what pooled_ holds
+  std::vector<std::uint8_t> dirty_a_ = std::vector<std::uint8_t>(kRawHeight);
+  std::vector<std::uint8_t> row_dirty_ = std::vector<std::uint8_t>(kRawHeight);
+  std::vector<std::uint8_t> pooled_;  // 210 x 160 (x 3): the max-pooled frame
+  std::vector<std::uint8_t> ring_;    // stack_num resized frames
+  int head_ = 0;                      // ring slot of the newest frame
+  int lives_ = 0;
+  bool life_lost_ = false;  // episodic_life: the last episode ended on a lost life
+  Rng rng_after_reset_;     // the env's Rng as the last reset left it
+};
+
+}  // namespace
+
+static const bool kRegistered = register_env_type({
+    .name = "Atari",
+    .options =
+        {
+            {"rom_path", std::string(), "Path of the game's ROM (filled in from the installed ale-py package)."},
+            {"stack_num", std::int64_t{4}, "Frames stacked in an observation."},
+            {"frame_skip", std::int64_t{4}, "Emulator frames per step (the action repeats)."},
+            {"noop_max", std::int64_t{30}, "At reset, 1..noop_max no-op frames (random); 0 for none."},
+            {"zero_discount_on_life_loss", false, "Not supported yet (must be False)."},
+            {"episodic_life", false, "A lost life ends the episode (the game goes on at the next reset)."},
+            {"reward_clip", false, "Reward is the sign of the frame-skip reward (info['reward'] keeps the raw one)."},
+            {"use_fire_reset", true, "Press FIRE after the reset no-ops, in games whose action set has FIRE."},
+            {"img_height", std::int64_t{84}, "Observation height."},
+            {"img_width", std::int64_t{84}, "Observation width."},
+            {"gray_scale", true, "Grayscale frames (else RGB: 3 channels per frame)."},
+            {"mode", std::int64_t{-1}, "Game mode (-1: the ROM's default)."},
+            {"difficulty", std::int64_t{-1}, "Game difficulty (-1: the ROM's default)."},
+            {"full_action_space", false, "All 18 actions instead of the game's minimal set."},
+            {"repeat_action_probability", 0.0, "Sticky actions: chance per frame to repeat the previous action."},
+            {"use_inter_area_resize", true, "Resize like OpenCV INTER_AREA (else INTER_LINEAR)."},
+        },
+    .spec = make_spec,
+    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<AtariEnv>(config); },
+});
+
+}  // namespace rlpool::atari
