@@ -143,9 +143,11 @@ bool Pool::threads_pay(std::size_t tasks) {
   return !(threaded > 0.0 && threaded >= inline_ns && ++sync_batches_ % kRemeasureEvery != 0);
 }
 
-void Pool::run_sync(const std::vector<int>& env_ids, Block& out) {
+void Pool::run_sync(const std::vector<int>& env_ids, Block& out, bool resets) {
   out.filled.store(0, std::memory_order_relaxed);
-  const bool threaded = threads_pay(env_ids.size());
+  // Resets cost something else than steps (an Atari reset loads a ROM): share
+  // them whenever there is more than one, and keep them out of the estimate.
+  const bool threaded = resets ? !workers_.empty() && env_ids.size() > 1 : threads_pay(env_ids.size());
   const double start = threaded ? now_ns() : 0.0;
   dispatch(env_ids, &out, /*run_inline=*/!threaded);
   try {
@@ -168,7 +170,7 @@ void Pool::run_sync(const std::vector<int>& env_ids, Block& out) {
     in_flight_ -= static_cast<int>(env_ids.size());
     throw;
   }
-  if (threaded) {
+  if (threaded && !resets) {
     const double per_env = (now_ns() - start) / static_cast<double>(env_ids.size());
     const double old = threaded_ns_.load(std::memory_order_relaxed);
     threaded_ns_.store(old == 0.0 ? per_env : 0.75 * old + 0.25 * per_env, std::memory_order_relaxed);
@@ -178,11 +180,11 @@ void Pool::run_sync(const std::vector<int>& env_ids, Block& out) {
   rethrow_task_error();
 }
 
-void Pool::step_all(Block& out) { run_sync(all_ids_, out); }
+void Pool::step_all(Block& out) { run_sync(all_ids_, out, /*resets=*/false); }
 
 void Pool::reset_into(const std::vector<int>& env_ids, Block& out) {
   for (int id : env_ids) envs_[static_cast<std::size_t>(id)].reset_requested = true;
-  run_sync(env_ids, out);
+  run_sync(env_ids, out, /*resets=*/true);
 }
 
 void Pool::send(const std::vector<int>& env_ids, bool reset) {

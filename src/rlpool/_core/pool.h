@@ -109,7 +109,7 @@ class Pool {
   };
 
   void dispatch(const std::vector<int>& env_ids, Block* target, bool run_inline);
-  void run_sync(const std::vector<int>& env_ids, Block& out);
+  void run_sync(const std::vector<int>& env_ids, Block& out, bool resets);
   bool threads_pay(std::size_t tasks);
   void run_task(int env_id);
   void execute(EnvSlot& e, int env_id, Block& block, int row);
