@@ -364,7 +364,9 @@ def test_spec_and_options() -> None:
     env = rlpool.make("Pong-v5", num_envs=2)
     _, info = env.reset()
     assert info["ram"].shape == (2, 128) and info["ram"].dtype == np.uint8
-    assert info["lives"].dtype == np.int32 and info["terminated"].dtype == np.bool_
+    # EnvPool's info dtypes.
+    assert info["lives"].dtype == np.int32 and info["terminated"].dtype == np.int32
+    assert info["reward"].dtype == np.float32
 
 
 def test_modes_and_difficulties() -> None:

@@ -154,7 +154,28 @@ def resolve_spec(
         **rl.env_config,
         "autoreset_mode": c["autoreset_mode"],
     }
+    if rl.task.env_type == "Atari":
+        config = _atari_config(config)
     return EnvSpec(task_id, rl, config)
+
+
+# EnvPool's Atari config: no reward_threshold, the game as `task` (rlpool resolves it to `rom_path`).
+_ATARI_ORDER = (
+    "stack_num", "frame_skip", "noop_max", "zero_discount_on_life_loss", "episodic_life", "reward_clip",
+    "use_fire_reset", "img_height", "img_width", "task", "mode", "difficulty", "full_action_space",
+    "repeat_action_probability", "use_inter_area_resize", "gray_scale",
+)
+
+
+def _atari_config(config: dict[str, Any]) -> dict[str, Any]:
+    env = dict(config)
+    env["task"] = os.path.splitext(os.path.basename(env.pop("rom_path")))[0]
+    env.pop("reward_threshold")
+    head = [k for k in env if k not in _ATARI_ORDER and k != "autoreset_mode"]
+    ordered = {k: env[k] for k in head}
+    ordered.update({k: env[k] for k in _ATARI_ORDER if k in env})
+    ordered["autoreset_mode"] = env["autoreset_mode"]
+    return ordered
 
 
 def _is_sequence(value: Any) -> bool:
@@ -209,8 +230,8 @@ class EnvSpec:
 
     @property
     def reward_threshold(self) -> float | None:
-        """The return at which the task counts as solved, or None."""
-        return self.config.reward_threshold
+        """The return at which the task counts as solved, or None (Atari's config has no such key)."""
+        return getattr(self.config, "reward_threshold", None)
 
     @property
     def observation_space(self) -> Any:

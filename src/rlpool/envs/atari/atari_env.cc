@@ -169,8 +169,9 @@ EnvSpec make_spec(const Config& config) {
       .info =
           {
               ArraySpec{.name = "lives", .dtype = DType::kInt32, .shape = {}, .low = {}, .high = {}},
-              ArraySpec{.name = "reward", .dtype = DType::kFloat64, .shape = {}, .low = {}, .high = {}},
-              ArraySpec{.name = "terminated", .dtype = DType::kBool, .shape = {}, .low = {}, .high = {}},
+              // EnvPool's dtypes, so that scripts written for EnvPool see the same info.
+              ArraySpec{.name = "reward", .dtype = DType::kFloat32, .shape = {}, .low = {}, .high = {}},
+              ArraySpec{.name = "terminated", .dtype = DType::kInt32, .shape = {}, .low = {}, .high = {}},
               ArraySpec{.name = "ram", .dtype = DType::kUInt8, .shape = {static_cast<std::int64_t>(kRamSize)}, .low = {}, .high = {}},
           },
   };
@@ -490,8 +491,8 @@ class AtariEnv final : public Env {
     std::memcpy(obs, ring_.data() + static_cast<std::size_t>(head_ + 1) * frame_bytes_, older);
     std::memcpy(obs + older, ring_.data(), static_cast<std::size_t>(head_ + 1) * frame_bytes_);
     *out.info_as<std::int32_t>(kInfoLives) = lives_;
-    *out.info_as<double>(kInfoReward) = reward;
-    *out.info_as<bool>(kInfoTerminated) = game_over;
+    *out.info_as<float>(kInfoReward) = static_cast<float>(reward);
+    *out.info_as<std::int32_t>(kInfoTerminated) = game_over ? 1 : 0;
     std::memcpy(out.info_as<std::uint8_t>(kInfoRam), ale_->getRAM().array(), kRamSize);
   }
 
