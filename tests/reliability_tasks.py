@@ -25,7 +25,15 @@ EXTRA_TASKS: list[str] = ["CartPole-v0"]
 ACTION_RANGES: dict[str, tuple[int, int]] = {"BusyWork-v0": (0, 300)}
 
 # Env options for the reliability tests (short episodes hit autoreset often).
-TASK_OPTIONS: dict[str, dict[str, Any]] = {"BusyWork-v0": {"episode_length": 7}}
+TASK_OPTIONS: dict[str, dict[str, Any]] = {
+    "BusyWork-v0": {"episode_length": 7},
+}
+
+# Pool options for tests that don't choose the time limit themselves (soak): Pong's games are long.
+POOL_OPTIONS: dict[str, dict[str, Any]] = {"Pong-v5": {"max_episode_steps": 100}}
+
+# The task that stands for its env type (default: the first id alphabetically).
+REPRESENTATIVE: dict[str, str] = {"Atari": "Pong-v5"}
 
 
 def reliability_tasks() -> list[str]:
@@ -41,6 +49,9 @@ def reliability_tasks() -> list[str]:
     by_type: dict[str, str] = {}
     for task_id in registered:
         by_type.setdefault(task(task_id).env_type, task_id)
+    for env_type, task_id in REPRESENTATIVE.items():
+        if env_type in by_type and task_id in registered:
+            by_type[env_type] = task_id
     chosen = sorted(by_type.values())
     return chosen + [t for t in EXTRA_TASKS if t in registered and t not in chosen]
 

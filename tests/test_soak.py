@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from reliability_tasks import TASK_OPTIONS, action_table, reliability_tasks
+from reliability_tasks import POOL_OPTIONS, TASK_OPTIONS, action_table, reliability_tasks
 
 import rlpool
 
@@ -112,7 +112,7 @@ class Trajectories:
 
 def make(task_id: str, num_envs: int, batch_size: int, num_threads: int, seed: int, mode: str) -> Any:
     return rlpool.make(task_id, num_envs=num_envs, batch_size=batch_size, num_threads=num_threads, seed=seed,
-                       autoreset_mode=mode, **TASK_OPTIONS.get(task_id, {}))
+                       autoreset_mode=mode, **TASK_OPTIONS.get(task_id, {}), **POOL_OPTIONS.get(task_id, {}))
 
 
 def actions_for(task_id: str, num_envs: int, steps: int, seed: int) -> np.ndarray:
