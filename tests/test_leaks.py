@@ -196,6 +196,7 @@ def test_steady_stepping_does_not_grow_memory(batch_size):
     gc.collect()
     growth = rss() - before
     env.close()
+    print(f"\n30000 steps (batch_size={batch_size}): RSS {before / 2**20:.1f} -> {(before + growth) / 2**20:.1f} MiB")
     if UNDER_SANITIZER:
         pytest.skip("RSS is not meaningful under a sanitizer")
     assert growth < RSS_BOUND_STEPS, f"RSS grew by {growth / 2**20:.1f} MiB over 30000 steps"
