@@ -514,3 +514,11 @@ def test_thread_affinity_offset_zero(batch_size):
         np.testing.assert_array_equal(results[id(pinned)][key], results[id(plain)][key])
     assert os.sched_getaffinity(0) == before  # only the workers are pinned
     pinned.close()
+
+
+@pytest.mark.parametrize("batch_size", [4, 2])
+def test_reset_info_has_no_internal_keys(batch_size):
+    env = rlpool.make("CartPole-v1", num_envs=4, batch_size=batch_size, autoreset_mode="SameStep")
+    _, info = env.reset()
+    assert not [k for k in info if k.startswith("_rlpool")]
+    env.close()

@@ -66,7 +66,9 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
             else:
                 all_seeds = seeds_for(seed, self.num_envs)
                 self._pool.seed(ids, [all_seeds[i] for i in ids])
-        return self._pool.reset(env_id)
+        obs, info = self._pool.reset(env_id)
+        info.pop("_rlpool_final", None)  # async reset is a recv(); a reset has no final rows
+        return obs, info
 
     def step(
         self, actions: Any, env_id: Any = None
