@@ -522,3 +522,19 @@ def test_reset_info_has_no_internal_keys(batch_size):
     _, info = env.reset()
     assert not [k for k in info if k.startswith("_rlpool")]
     env.close()
+
+
+def test_refused_reset_does_not_reseed():
+    """A reset refused because an env is in flight changes nothing, its seeds included."""
+    env = rlpool.make("CartPole-v1", num_envs=4, batch_size=2, seed=0, num_threads=1)
+    twin = rlpool.make("CartPole-v1", num_envs=4, batch_size=2, seed=0, num_threads=1)
+    for e in (env, twin):
+        e.async_reset()
+        e.recv()  # two envs still in flight
+    with pytest.raises(ValueError, match="in flight"):
+        env.reset(seed=[123, None, 456, None])
+    for e in (env, twin):
+        e.recv()
+    a = env.reset(seed=None)
+    b = twin.reset(seed=None)
+    np.testing.assert_array_equal(a[0], b[0])

@@ -55,18 +55,23 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
             env_id = np.flatnonzero(mask)
             if env_id.size == 0:
                 raise ValueError("options['reset_mask'] selects no env")
+        seed_ids: list[int] = []
+        seeds: list[int] = []
         if seed is not None:
             ids = np.arange(self.num_envs) if env_id is None else env_id
             if isinstance(seed, (list, tuple)):
                 if len(seed) != self.num_envs:
                     raise ValueError(f"seed list has {len(seed)} entries, expected num_envs={self.num_envs}")
-                pairs = [(i, s) for i, s in enumerate(seed) if s is not None and i in set(ids.tolist())]
-                if pairs:
-                    self._pool.seed([i for i, _ in pairs], seeds_for([s for _, s in pairs], len(pairs)))
+                reset_ids = set(ids.tolist())
+                pairs = [(i, s) for i, s in enumerate(seed) if s is not None and i in reset_ids]
+                seed_ids = [i for i, _ in pairs]
+                seeds = seeds_for([s for _, s in pairs], len(pairs)) if pairs else []
             else:
                 all_seeds = seeds_for(seed, self.num_envs)
-                self._pool.seed(ids, [all_seeds[i] for i in ids])
-        obs, info = self._pool.reset(env_id)
+                seed_ids = [int(i) for i in ids]
+                seeds = [all_seeds[i] for i in seed_ids]
+        # The pool applies the seeds only after it has accepted the reset.
+        obs, info = self._pool.reset(env_id, seed_ids, seeds)
         info.pop("_rlpool_final", None)  # async reset is a recv(); a reset has no final rows
         return obs, info
 

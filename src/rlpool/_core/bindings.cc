@@ -170,12 +170,22 @@ class PyPool {
   // Sync mode: reset `env_id` (None: all) and return (obs, info) for all envs;
   // rows of envs not reset repeat their last results. Async mode: send resets
   // and return the next batch, as EnvPool does.
-  nb::tuple reset(nb::handle env_id) {
+  nb::tuple reset(nb::handle env_id, const std::vector<int>& seed_ids, const std::vector<std::uint64_t>& seeds) {
     Guard g(this);
     std::vector<int> ids = env_id.is_none() ? all_ids_ : to_ids(env_id);
     pool_->check_env_ids(ids, true);
+    if (!pool_->is_sync()) check_can_recv_after(ids.size(), "reset()");
+    if (seed_ids.size() != seeds.size()) throw nb::value_error("need one seed per seeded env id");
+    std::vector<bool> resetting(static_cast<std::size_t>(pool_->num_envs()), false);
+    for (int id : ids) resetting[static_cast<std::size_t>(id)] = true;
+    for (int id : seed_ids) {
+      if (id < 0 || id >= pool_->num_envs() || !resetting[static_cast<std::size_t>(id)]) {
+        throw nb::value_error(("env " + std::to_string(id) + " is seeded but not reset").c_str());
+      }
+    }
+    // Only once every check passed: a refused reset changes nothing, its seeds included.
+    for (std::size_t k = 0; k < seeds.size(); ++k) pool_->seed(seed_ids[k], seeds[k]);
     if (!pool_->is_sync()) {
-      check_can_recv_after(ids.size(), "reset()");
       {
         nb::gil_scoped_release release;
         pool_->send(ids, true);
@@ -561,7 +571,8 @@ NB_MODULE(_rlpool_core, m) {
       .def("step", &PyPool::step, "actions"_a, "env_id"_a = nb::none())
       .def("send", &PyPool::send, "actions"_a, "env_id"_a = nb::none())
       .def("recv", &PyPool::recv)
-      .def("reset", &PyPool::reset, "env_id"_a = nb::none())
+      .def("reset", &PyPool::reset, "env_id"_a = nb::none(), "seed_ids"_a = std::vector<int>{},
+           "seeds"_a = std::vector<std::uint64_t>{})
       .def("async_reset", &PyPool::async_reset)
       .def("seed", &PyPool::seed, "env_id"_a, "seeds"_a)
       .def("get_state", &PyPool::get_state, "env_id"_a)
