@@ -411,3 +411,16 @@ def test_partial_reset_returns_the_reset_rows():
 @needs_envpool
 def test_partial_reset_same_as_envpool():
     assert partial_resets(compat) == partial_resets(reference())
+
+
+def test_atari_config_has_envpool_layout():
+    """EnvPool's Atari config names the game `task` and has no reward_threshold (checked without envpool)."""
+    if "Pong-v5" not in rlpool.list_all_envs():
+        pytest.skip("Atari family not built")
+    spec = compat.make_spec("Pong-v5")
+    config = spec.config._asdict()
+    assert config["task"] == "pong"
+    assert "reward_threshold" not in config and "rom_path" not in config
+    keys = list(config)
+    assert keys.index("img_width") < keys.index("task") < keys.index("mode")
+    assert spec.reward_threshold is None

@@ -265,8 +265,13 @@ std::size_t Pool::try_pop(int* ids) {
 void Pool::wait_filled(Block& block, int rows, bool interruptible) {
   // While this thread helps with queued work it looks for Ctrl-C as often as
   // while it sleeps, so that a long sync batch stops after the tasks running.
-  auto next_check = std::chrono::steady_clock::now() + kInterruptPoll;
+  // Read the clock only once there is something to wait for: the inline path
+  // (block already full) pays nothing.
+  std::chrono::steady_clock::time_point next_check{};
   while (block.filled.load(std::memory_order_acquire) < rows) {
+    if (next_check == std::chrono::steady_clock::time_point{}) {
+      next_check = std::chrono::steady_clock::now() + kInterruptPoll;
+    }
     int ids[kMaxChunk];
     // Sync mode: the caller is one of the num_threads threads. Async mode:
     // help only with work known to be quick, since a long task here would hold
