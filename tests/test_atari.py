@@ -308,7 +308,8 @@ def test_resize_matches_opencv(height: int, width: int, area: bool, gray: bool) 
 
 def test_episodic_life() -> None:
     # episodic_life: a lost life ends the episode with terminated=True while the game goes on
-    # (info["terminated"] is the real game over); the next reset continues the same game.
+    # (info["terminated"] is the real game over); the next reset continues the same game, and
+    # elapsed_step keeps counting through it (per game, as EnvPool's).
     ours = rlpool.make("Breakout-v5", num_envs=1, seed=0, episodic_life=True)
     _, info = ours.reset()
     lives = int(info["lives"][0])
@@ -321,13 +322,115 @@ def test_episodic_life() -> None:
             break
     else:
         pytest.fail("no life was lost")
-    ram = info["ram"][0].copy()
+    ram, elapsed = info["ram"][0].copy(), int(info["elapsed_step"][0])
     _, reward, terminated, _, info = ours.step(np.array([0]))  # the autoreset step
-    assert info["lives"][0] == lives - 1 and info["elapsed_step"][0] == 0 and reward[0] == 0
+    assert info["lives"][0] == lives - 1 and info["elapsed_step"][0] == elapsed and reward[0] == 0
     assert not np.array_equal(info["ram"][0], ram)  # it moved on (no-ops, FIRE) in the same game
+    _, _, _, _, info = ours.step(np.array([0]))
+    assert info["elapsed_step"][0] == elapsed + 1
     # Once that reset has happened, an explicit reset starts a new game.
     _, info = ours.reset()
-    assert info["lives"][0] == lives
+    assert info["lives"][0] == lives and info["elapsed_step"][0] == 0
+
+
+def test_episodic_life_time_limit_counts_per_game() -> None:
+    # The time limit counts the steps of the whole game, across lost lives; when it cuts the
+    # episode, the next reset starts a new game (even if a life was lost on that very step).
+    limit = 60  # random Breakout loses a life every ~25 steps and the game in ~120
+    ours = rlpool.make("Breakout-v5", num_envs=1, seed=0, episodic_life=True, max_episode_steps=limit)
+    ours.reset()
+    rng = np.random.default_rng(0)
+    lost, truncations = 0, 0
+    for _ in range(5 * limit):
+        _, _, terminated, truncated, info = ours.step(rng.integers(4, size=1))
+        if terminated[0] and not info["terminated"][0]:
+            lost += 1
+        if truncated[0]:
+            truncations += 1
+            assert info["elapsed_step"][0] == limit
+            _, _, terminated, truncated, info = ours.step(np.array([0]))  # the autoreset step: a new game
+            assert info["lives"][0] == 5 and info["elapsed_step"][0] == 0
+    assert lost >= 2 and truncations >= 2  # lives were lost inside games that the limit cut
+
+
+def test_zero_discount_on_life_loss() -> None:
+    # dm_env: discount 0 (step_type MID) on a step that loses a life; the gymnasium flags, the
+    # observations and the info keys are those of a run without the option.
+    kw = dict(num_envs=1, seed=3, max_episode_steps=400)
+    dm = rlpool.make_dm("Breakout-v5", zero_discount_on_life_loss=True, **kw)
+    plain = rlpool.make("Breakout-v5", **kw)
+    flagged = rlpool.make("Breakout-v5", zero_discount_on_life_loss=True, **kw)
+    lives = dm.reset().observation.lives[0]
+    plain.reset()
+    flagged.reset()
+    rng = np.random.default_rng(0)
+    zeros = 0
+    for _ in range(800):
+        a = rng.integers(4, size=1)
+        ts = dm.step(a)
+        obs, _, terminated, truncated, info = plain.step(a)
+        obs_f, _, terminated_f, truncated_f, info_f = flagged.step(a)
+        np.testing.assert_array_equal(ts.observation.obs, obs)
+        np.testing.assert_array_equal(obs_f, obs)
+        assert terminated_f[0] == terminated[0] and truncated_f[0] == truncated[0]
+        assert sorted(info_f) == sorted(info)
+        lost = ts.observation.lives[0] < lives if ts.step_type[0] != 0 else False
+        lives = ts.observation.lives[0]
+        if terminated[0]:
+            assert ts.discount[0] == 0 and ts.step_type[0] == 2
+        elif lost:
+            zeros += 1
+            assert ts.discount[0] == 0 and ts.step_type[0] == 1
+        else:
+            assert ts.discount[0] == 1
+    assert zeros >= 3
+
+
+def test_episodic_life_dm_first_step() -> None:
+    # dm_env: the autoreset row after a lost life is FIRST although elapsed_step goes on.
+    dm = rlpool.make_dm("Breakout-v5", num_envs=2, seed=0, episodic_life=True)
+    dm.reset()
+    rng = np.random.default_rng(0)
+    last = np.zeros(2, dtype=bool)
+    firsts = 0
+    for _ in range(300):
+        ts = dm.step(rng.integers(4, size=2))
+        np.testing.assert_array_equal(ts.step_type == 0, last)
+        firsts += int((last & (ts.observation.elapsed_step > 0)).sum())
+        last = ts.step_type == 2
+    assert firsts >= 2
+
+
+@pytest.mark.parametrize("game", ["Breakout-v5", "SpaceInvaders-v5"])
+def test_life_options_match_envpool(game: str) -> None:
+    # EnvPool defines episodic_life and zero_discount_on_life_loss: with one no-op at reset (so
+    # that the starts agree) both give the same observations, flags, lives and elapsed steps,
+    # and the same dm step types and discounts (except on truncation, where EnvPool's discount
+    # is 0 and ours 1; see rlpool.compat.envpool).
+    envpool = pytest.importorskip("envpool")
+    kw = dict(num_envs=1, seed=0, episodic_life=True, zero_discount_on_life_loss=True, noop_max=1,
+              max_episode_steps=150)
+    ref, ours = envpool.make_gymnasium(game, **kw), rlpool.make(game, **kw)
+    ref_dm, ours_dm = envpool.make_dm(game, **kw), rlpool.make_dm(game, **kw)
+    o1, _ = ref.reset()
+    o2, _ = ours.reset()
+    np.testing.assert_array_equal(o1, o2)
+    ref_dm.reset()
+    ours_dm.reset()
+    rng = np.random.default_rng(1)
+    n = ours.single_action_space.n
+    for _ in range(400):
+        a = rng.integers(n, size=1)
+        o1, r1, te1, tr1, i1 = ref.step(a.astype(np.int32))
+        o2, r2, te2, tr2, i2 = ours.step(a)
+        np.testing.assert_array_equal(o1, o2)
+        assert (r1[0], te1[0], tr1[0]) == (r2[0], te2[0], tr2[0])
+        for k in ("lives", "elapsed_step", "terminated", "reward", "ram"):
+            np.testing.assert_array_equal(i1[k], i2[k], err_msg=k)
+        t1, t2 = ref_dm.step(a.astype(np.int32)), ours_dm.step(a)
+        assert t1.step_type[0] == t2.step_type[0]
+        if not tr2[0] or te2[0]:
+            assert t1.discount[0] == t2.discount[0]
 
 
 def test_reward_clip() -> None:
@@ -392,7 +495,6 @@ def test_modes_and_difficulties() -> None:
         ({"img_height": 0}, "img_height must be in"),
         ({"img_width": 5000}, "img_width must be in"),
         ({"repeat_action_probability": 1.5}, "repeat_action_probability must be in"),
-        ({"zero_discount_on_life_loss": True}, "zero_discount_on_life_loss=True is not supported"),
         ({"rom_path": "/nonexistent.bin"}, "is not a file"),
         ({"rom_path": __file__}, "not a ROM that ALE supports"),
         ({"rom_path": ""}, "install it"),

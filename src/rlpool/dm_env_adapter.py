@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from rlpool.dm_steps import StepTypes
 from rlpool.pool_owner import PoolOwner
 from rlpool.registry import EnvSpec
 
@@ -24,13 +25,16 @@ class DmEnv(PoolOwner, dm_env.Environment):
     """A pool as a dm_env ``Environment`` whose TimeSteps hold one row per env.
 
     ``step_type`` is FIRST after a reset, LAST when an episode ends, else MID;
-    ``discount`` is 0 on termination and 1 otherwise (truncation included).
+    ``discount`` is 0 on termination and 1 otherwise (truncation included), or 0 where
+    the env sets its own (Atari's ``zero_discount_on_life_loss``).
     ``observation`` is a namedtuple of the observation entries plus the info
     entries (``env_id``, ``elapsed_step``, ...), as EnvPool's dm API does.
     """
 
     def __init__(self, spec: EnvSpec) -> None:
         self._init_pool(spec)
+        self._pool.export_discount = True
+        self._step_types = StepTypes(spec.config["num_envs"])
         raw = spec.raw
         self._obs_names = [a["name"] for a in raw["obs"]]
         info_names = ["env_id", "elapsed_step"] + [a["name"] for a in raw["info"]]
@@ -40,6 +44,8 @@ class DmEnv(PoolOwner, dm_env.Environment):
     def reset(self, env_id: Any = None) -> dm_env.TimeStep:
         """Reset all envs (or ``env_id``); every row is FIRST."""
         obs, info = self._pool.reset(env_id)
+        info.pop("_rlpool_discount", None)
+        self._step_types.reset(env_id)
         n = info["env_id"].shape[0]
         return dm_env.TimeStep(
             step_type=np.full(n, dm_env.StepType.FIRST, dtype=np.int32),
@@ -100,10 +106,7 @@ class DmEnv(PoolOwner, dm_env.Environment):
     def _timestep(self, result: tuple) -> dm_env.TimeStep:
         obs, reward, terminated, truncated, info = result
         info.pop("_rlpool_final", None)
-        done = terminated | truncated
-        step_type = np.where(done, dm_env.StepType.LAST, dm_env.StepType.MID).astype(np.int32)
-        step_type[(info["elapsed_step"] == 0) & ~done] = dm_env.StepType.FIRST
-        discount = (~terminated).astype(np.float32)
+        step_type, discount = self._step_types(terminated, truncated, info)
         return dm_env.TimeStep(step_type, reward, discount, self._observation(obs, info))
 
 

@@ -27,7 +27,8 @@ struct Field {
 
 // Which fields a batch carries and where they sit. Field order:
 // obs..., reward, terminated, truncated, env_id, elapsed_step, info...,
-// and with SameStep autoreset: final_obs..., final_elapsed_step, final_info...
+// with SameStep autoreset: final_obs..., final_elapsed_step, final_info...,
+// and for envs with EnvSpec::has_discount: discount.
 class Layout {
  public:
   Layout(const EnvSpec& spec, AutoresetMode mode) {
@@ -41,9 +42,14 @@ class Layout {
     num_obs = spec.obs.size();
     num_info = spec.info.size();
     if (mode == AutoresetMode::kSameStep) {
+      has_final_ = true;
       for (const auto& a : spec.obs) add(a.name, a.dtype, a.shape);
       add("elapsed_step", DType::kInt32, {});
       for (const auto& a : spec.info) add(a.name, a.dtype, a.shape);
+    }
+    if (spec.has_discount) {
+      discount_ = fields.size();
+      add("discount", DType::kFloat32, {});
     }
   }
 
@@ -58,12 +64,16 @@ class Layout {
   std::size_t elapsed_step() const { return num_obs + 4; }
   std::size_t info(std::size_t i) const { return num_obs + 5 + i; }
   // SameStep only: where the finished episode's last obs and info go.
-  bool has_final() const { return fields.size() > num_obs + 5 + num_info; }
+  bool has_final() const { return has_final_; }
   std::size_t final_obs(std::size_t i) const { return num_obs + 5 + num_info + i; }
   std::size_t final_elapsed_step() const { return 2 * num_obs + 5 + num_info; }
   std::size_t final_info(std::size_t i) const { return 2 * num_obs + 6 + num_info + i; }
+  bool has_discount() const { return discount_ != 0; }
+  std::size_t discount() const { return discount_; }
 
  private:
+  bool has_final_ = false;
+  std::size_t discount_ = 0;  // 0: none (field 0 is always an observation)
   void add(const std::string& name, DType dtype, std::vector<std::int64_t> shape) {
     std::size_t n = dtype_size(dtype);
     for (auto d : shape) n *= static_cast<std::size_t>(d);

@@ -242,6 +242,8 @@ class PyPool {
   int batch_size() const { return pool_->batch_size(); }
   int num_threads() const { return pool_->options().num_threads; }
   int max_episode_steps() const { return pool_->options().max_episode_steps; }
+  bool export_discount() const { return export_discount_; }
+  void set_export_discount(bool on) { export_discount_ = on; }
 
  private:
   // One Python thread at a time: a second concurrent caller gets an error, not a race.
@@ -514,6 +516,8 @@ class PyPool {
       }
       info["_rlpool_final"] = nb::make_tuple(obs_of(e, lay.final_obs(0)), final_info);
     }
+    // Only the dm adapter asks for it: gymnasium-style info stays as EnvPool's.
+    if (export_discount_ && lay.has_discount()) info["_rlpool_discount"] = e.arrays[lay.discount()];
     return nb::make_tuple(obs_of(e, 0), e.arrays[lay.reward()], e.arrays[lay.terminated()],
                           e.arrays[lay.truncated()], info);
   }
@@ -524,6 +528,7 @@ class PyPool {
   std::size_t next_ = 0;
   std::shared_ptr<Block> last_;  // sync: the latest full result, for partial resets
   bool single_obs_ = true;
+  bool export_discount_ = false;  // results carry info["_rlpool_discount"] (envs with their own discount)
   std::mutex api_mu_;
   std::vector<std::int64_t> scratch_int_;
   std::vector<double> scratch_float_;
@@ -582,5 +587,7 @@ NB_MODULE(_rlpool_core, m) {
       .def_prop_ro("num_envs", &PyPool::num_envs)
       .def_prop_ro("batch_size", &PyPool::batch_size)
       .def_prop_ro("num_threads", &PyPool::num_threads)
-      .def_prop_ro("max_episode_steps", &PyPool::max_episode_steps);
+      .def_prop_ro("max_episode_steps", &PyPool::max_episode_steps)
+      .def_prop_rw("export_discount", &PyPool::export_discount, &PyPool::set_export_discount,
+                   "Put the env's own discount (if it has one) in info['_rlpool_discount'] (for dm_env).");
 }

@@ -57,6 +57,10 @@ struct EnvSpec {
   ArraySpec action;
   // Env-specific info entries (the engine adds env_id and elapsed_step itself).
   std::vector<ArraySpec> info;
+  // The env writes a discount of its own (Output::discount), for dm_env's
+  // TimeStep: e.g. Atari's zero_discount_on_life_loss. Without it the
+  // discount is 0 on termination and 1 otherwise.
+  bool has_discount = false;
 
   bool discrete_action() const { return action.dtype == DType::kInt64; }
 };
@@ -104,6 +108,14 @@ struct Output {
   void* const* info;  // one pointer per EnvSpec::info entry
   double* reward;
   bool* terminated;
+  // EnvSpec::has_discount only (else nullptr): preset to 1 by the engine.
+  float* discount = nullptr;
+  // reset() only. In: the episode that ended was cut by the time limit. Out
+  // (preset false): this reset goes on with the same game, as Atari's
+  // episodic_life does after a lost life, so the engine keeps counting
+  // elapsed steps towards the time limit instead of restarting at 0.
+  bool time_limit_hit = false;
+  bool* continues_game = nullptr;
 
   template <class T>
   T* obs_as(std::size_t i = 0) const { return static_cast<T*>(obs[i]); }
@@ -118,6 +130,14 @@ class Env {
   virtual void reset(Rng& rng, const Output& out) = 0;
   // Advance one step: write observation, reward, terminated (and info).
   virtual void step(const Action& action, Rng& rng, const Output& out) = 0;
+  // Optional two-phase step, for envs with large outputs: advance() does the
+  // work and keeps the results, emit() writes them. In async mode the engine
+  // then picks the output row after advance(), when the env is done, so the
+  // results go straight into the batch handed to Python (no staging copy).
+  // step() must equal advance() then emit().
+  virtual bool two_phase() const { return false; }
+  virtual void advance(const Action& /*action*/, Rng& /*rng*/) {}
+  virtual void emit(const Output& /*out*/) {}
   // Snapshot and restore of the dynamic state, as raw bytes. Optional.
   virtual std::string get_state() const { throw std::logic_error("this env does not support get_state"); }
   virtual void set_state(std::string_view /*state*/) { throw std::logic_error("this env does not support set_state"); }

@@ -330,10 +330,30 @@ void Pool::run_task(int env_id) {
   const bool is_step = !(e.reset_requested || e.needs_reset);
   const bool sample = is_step && samples_.fetch_add(1, std::memory_order_relaxed) % kSampleEvery == 0;
   const double start = sample ? now_ns() : 0.0;
-  Block* target = e.target;
-  Block& block = target != nullptr ? *target : *staging_;
+  Block* const target = e.target;
+  // Async: results take the next free row, so the first envs to finish come
+  // back first. A two-phase env takes its row after the work and writes into
+  // it; the others write a staging row that is then copied over.
+  Block* dst = nullptr;
+  int row = 0;
+  const auto claim_row = [&] {
+    const std::uint64_t k = completed_.fetch_add(1, std::memory_order_acq_rel);
+    const auto bs = static_cast<std::uint64_t>(batch_size());
+    dst = ring_[(k / bs) % ring_.size()].get();
+    row = static_cast<int>(k % bs);
+  };
+  bool direct = false;  // the result is already in dst's row
   try {
-    execute(e, env_id, block, env_id);
+    if (target != nullptr) {
+      execute(e, env_id, *target, env_id, /*advanced=*/false);
+    } else if (is_step && e.env->two_phase()) {
+      e.env->advance(Action{action_slot(env_id)}, e.rng);
+      claim_row();
+      direct = true;
+      execute(e, env_id, *dst, row, /*advanced=*/true);
+    } else {
+      execute(e, env_id, *staging_, env_id, /*advanced=*/false);
+    }
   } catch (const std::exception& ex) {
     std::lock_guard<std::mutex> lock(error_mu_);
     if (task_error_.empty()) task_error_ = "env " + std::to_string(env_id) + ": " + ex.what();
@@ -345,17 +365,16 @@ void Pool::run_task(int env_id) {
   if (target != nullptr) {
     if (target->filled.fetch_add(1, std::memory_order_acq_rel) + 1 == target->rows()) full = target;
   } else {
-    // Async: results take the next free row, so the first envs to finish come back first.
-    const std::uint64_t k = completed_.fetch_add(1, std::memory_order_acq_rel);
-    const auto bs = static_cast<std::uint64_t>(batch_size());
-    Block& dst = *ring_[(k / bs) % ring_.size()];
-    dst.copy_row(static_cast<int>(k % bs), *staging_, env_id);
-    if (dst.filled.fetch_add(1, std::memory_order_acq_rel) + 1 == batch_size()) full = &dst;
+    if (dst == nullptr) claim_row();  // also when advance() threw: the batch must still fill
+    if (!direct) dst->copy_row(row, *staging_, env_id);
+    // recv() reads which env a row belongs to from here, even after an error.
+    dst->at<std::int32_t>(layout_->env_id(), row) = env_id;
+    if (dst->filled.fetch_add(1, std::memory_order_acq_rel) + 1 == batch_size()) full = dst;
   }
   if (full != nullptr) notify_done();
 }
 
-void Pool::execute(EnvSlot& e, int env_id, Block& block, int row) {
+void Pool::execute(EnvSlot& e, int env_id, Block& block, int row, bool advanced) {
   const Layout& lay = *layout_;
   void* obs[16];
   void* info[16];
@@ -364,19 +383,33 @@ void Pool::execute(EnvSlot& e, int env_id, Block& block, int row) {
   double& reward = block.at<double>(lay.reward(), row);
   bool& terminated = block.at<bool>(lay.terminated(), row);
   bool& truncated = block.at<bool>(lay.truncated(), row);
-  const Output out{obs, info, &reward, &terminated};
+  float* discount = lay.has_discount() ? &block.at<float>(lay.discount(), row) : nullptr;
+  if (discount != nullptr) *discount = 1.0f;
+  // A reset: the env may go on with the same game (elapsed steps keep counting).
+  const auto reset_env = [&](const Output& out) {
+    bool continues = false;
+    Output r = out;
+    r.time_limit_hit = options_.max_episode_steps > 0 && e.elapsed >= options_.max_episode_steps;
+    r.continues_game = &continues;
+    e.env->reset(e.rng, r);
+    if (!continues) e.elapsed = 0;
+  };
 
   if (e.reset_requested || e.needs_reset) {
-    e.env->reset(e.rng, out);
+    reset_env(Output{obs, info, &reward, &terminated, discount});
     reward = 0.0;
     terminated = truncated = false;
-    e.elapsed = 0;
     e.started = true;
     e.needs_reset = e.finished = e.reset_requested = false;
   } else {
     reward = 0.0;
     terminated = false;
-    e.env->step(Action{action_slot(env_id)}, e.rng, out);
+    const Output out{obs, info, &reward, &terminated, discount};
+    if (advanced) {
+      e.env->emit(out);
+    } else {
+      e.env->step(Action{action_slot(env_id)}, e.rng, out);
+    }
     ++e.elapsed;
     truncated = options_.max_episode_steps > 0 && e.elapsed >= options_.max_episode_steps;
     if (terminated || truncated) {
@@ -389,7 +422,7 @@ void Pool::execute(EnvSlot& e, int env_id, Block& block, int row) {
           break;
         case AutoresetMode::kSameStep: {
           // Keep the finished episode's last obs and info, then reset in place;
-          // reward and flags stay those of the final step.
+          // reward, flags and discount stay those of the final step.
           for (std::size_t i = 0; i < lay.num_obs; ++i) {
             std::memcpy(block.row(lay.final_obs(i), row), obs[i], lay.fields[i].row_bytes);
           }
@@ -399,8 +432,9 @@ void Pool::execute(EnvSlot& e, int env_id, Block& block, int row) {
           block.at<std::int32_t>(lay.final_elapsed_step(), row) = e.elapsed;
           double unused_reward = 0.0;
           bool unused_terminated = false;
-          e.env->reset(e.rng, Output{obs, info, &unused_reward, &unused_terminated});
-          e.elapsed = 0;
+          float unused_discount = 1.0f;
+          reset_env(Output{obs, info, &unused_reward, &unused_terminated,
+                           discount != nullptr ? &unused_discount : nullptr});
           break;
         }
       }

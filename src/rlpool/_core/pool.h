@@ -4,9 +4,9 @@
 // Data path: the Python thread writes actions into per-env action slots and
 // dispatches env ids (dispatch) -> a worker thread, or the caller itself when the
 // batch is too cheap for a hand-off, steps the env (run_task) -> the env writes
-// straight into its row of a batch Block (sync mode) or into a staging row that
-// is copied into the next free row of the block being filled, in completion
-// order (async mode) -> the caller waits until the block is full and hands it
+// straight into its row of a batch Block (sync mode) or, in async mode, into the
+// next free row of the block being filled, in completion order (a two-phase
+// env writes there directly; others write a staging row that is copied) -> the caller waits until the block is full and hands it
 // to Python, which views its fields as numpy arrays.
 //
 // Every public method is called from one Python thread at a time (the bindings
@@ -112,7 +112,7 @@ class Pool {
   void run_sync(const std::vector<int>& env_ids, Block& out, bool resets);
   bool threads_pay(std::size_t tasks);
   void run_task(int env_id);
-  void execute(EnvSlot& e, int env_id, Block& block, int row);
+  void execute(EnvSlot& e, int env_id, Block& block, int row, bool advanced);
   void wait_filled(Block& block, int rows, bool interruptible);
   static constexpr std::size_t kMaxChunk = 64;
   std::size_t chunk_size() const;

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 import rlpool
+from rlpool.dm_steps import StepTypes
 from rlpool.gymnasium_env import GymnasiumVectorEnv, _unpack_final
 from rlpool.registry import MAX_ENVS, _check_int
 from rlpool.registry import EnvSpec as RlpoolEnvSpec
@@ -401,7 +402,8 @@ class DMEnvPool(_EnvPoolMixin):
 
     ``step_type`` is FIRST after a reset (including the autoreset step), LAST when an
     episode ends, else MID; ``discount`` is 0 on termination and 1 otherwise (truncation
-    included); ``observation`` is a ``State`` namedtuple as ``observation_spec()`` describes.
+    included), or 0 where the env sets its own (Atari's ``zero_discount_on_life_loss``);
+    ``observation`` is a ``State`` namedtuple as ``observation_spec()`` describes.
     """
 
     def __init__(self, spec: EnvSpec) -> None:
@@ -415,8 +417,10 @@ class DMEnvPool(_EnvPoolMixin):
         self._dm_env = dm_env
         self._init_envpool(spec)
         self._pool = spec.rlpool_spec.new_pool()
+        self._pool.export_discount = True
         self.num_envs = spec.config.num_envs
         self.batch_size = spec.config.batch_size
+        self._step_types = StepTypes(self.num_envs)
         raw = spec.rlpool_spec.raw
         self._obs_names = [a["name"] for a in raw["obs"]]
         self._info_names = [a["name"] for a in raw["info"]]
@@ -427,6 +431,8 @@ class DMEnvPool(_EnvPoolMixin):
     def reset(self, env_id: Any = None) -> Any:
         """Reset every env (or only ``env_id``'s rows); every row is FIRST with reward 0 and discount 1."""
         obs, info = self._pool.reset(env_id)
+        info.pop("_rlpool_discount", None)
+        self._step_types.reset(env_id)
         if env_id is not None and not self.is_async:
             obs, info = _rows(obs, info, np.asarray(env_id).reshape(-1))
         n = info["env_id"].shape[0]
@@ -492,9 +498,5 @@ class DMEnvPool(_EnvPoolMixin):
 
     def _timestep(self, result: tuple) -> Any:
         obs, reward, terminated, truncated, info = result
-        # NextStep autoreset: elapsed_step is 0 exactly on reset rows, which are never done,
-        # so sign(elapsed_step) + done is FIRST (0), MID (1) or LAST (2) in two array ops.
-        step_type = np.sign(info["elapsed_step"])
-        step_type += terminated | truncated
-        discount = (~terminated).astype(np.float32)
+        step_type, discount = self._step_types(terminated, truncated, info)
         return self._dm_env.TimeStep(step_type, reward.astype(np.float32), discount, self._state(obs, info))

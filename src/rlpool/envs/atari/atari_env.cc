@@ -75,7 +75,7 @@ RomInfo inspect_rom(const std::string& path) {
 struct Options {
   std::string rom_path;
   int stack_num, frame_skip, noop_max, img_height, img_width, mode, difficulty;
-  bool episodic_life, reward_clip, use_fire_reset, gray_scale, full_action_space, use_inter_area_resize;
+  bool zero_discount_on_life_loss, episodic_life, reward_clip, use_fire_reset, gray_scale, full_action_space, use_inter_area_resize;
   double repeat_action_probability;
 
   explicit Options(const Config& c)
@@ -87,6 +87,7 @@ struct Options {
         img_width(checked(c, "img_width", 1, kMaxImageSide)),
         mode(checked(c, "mode", -1, 1 << 20)),
         difficulty(checked(c, "difficulty", -1, 1 << 20)),
+        zero_discount_on_life_loss(c.get_bool("zero_discount_on_life_loss")),
         episodic_life(c.get_bool("episodic_life")),
         reward_clip(c.get_bool("reward_clip")),
         use_fire_reset(c.get_bool("use_fire_reset")),
@@ -97,13 +98,6 @@ struct Options {
     if (!(repeat_action_probability >= 0.0 && repeat_action_probability <= 1.0)) {
       throw std::invalid_argument("repeat_action_probability must be in [0, 1], got " +
                                   std::to_string(repeat_action_probability));
-    }
-    if (c.get_bool("zero_discount_on_life_loss")) {
-      // EnvPool's option only changes dm_env's discount, which rlpool derives
-      // from `terminated`; accepting it would silently do nothing.
-      throw std::invalid_argument(
-          "zero_discount_on_life_loss=True is not supported yet (rlpool's dm_env discount comes from "
-          "'terminated'); use episodic_life=True to end episodes on a lost life");
     }
   }
 
@@ -174,6 +168,8 @@ EnvSpec make_spec(const Config& config) {
               ArraySpec{.name = "terminated", .dtype = DType::kInt32, .shape = {}, .low = {}, .high = {}},
               ArraySpec{.name = "ram", .dtype = DType::kUInt8, .shape = {static_cast<std::int64_t>(kRamSize)}, .low = {}, .high = {}},
           },
+      // dm_env's discount is 0 on a lost life, as EnvPool's (the episode goes on).
+      .has_discount = o.zero_discount_on_life_loss,
   };
 }
 
@@ -233,8 +229,11 @@ class AtariEnv final : public Env {
     // engine touches the Rng only to re-seed it, so a changed stream means that.
     if (!ale_ || !same_stream(rng, rng_after_reset_)) load(rng);
     bool new_game = true;
-    if (o_.episodic_life && life_lost_ && !ale_->game_over(false)) {
-      new_game = false;  // a lost life ended the last episode: play on
+    // episodic_life, as EnvPool: after a lost life the game plays on (and the
+    // time limit keeps counting), unless the time limit ended the episode.
+    if (o_.episodic_life && life_lost_ && !ale_->game_over(false) && !out.time_limit_hit) {
+      new_game = false;
+      if (out.continues_game != nullptr) *out.continues_game = true;
     } else {
       ale_->reset_game();
     }
@@ -256,7 +255,17 @@ class AtariEnv final : public Env {
     rng_after_reset_ = rng;
   }
 
-  void step(const Action& action, Rng& /*rng*/, const Output& out) override {
+  // Two phases (see Env::two_phase): in async mode the engine picks the output
+  // row after advance(), so emit() writes the frame stack straight into the
+  // batch that Python receives.
+  bool two_phase() const override { return true; }
+
+  void step(const Action& action, Rng& rng, const Output& out) override {
+    advance(action, rng);
+    emit(out);
+  }
+
+  void advance(const Action& action, Rng& /*rng*/) override {
     const ale::Action a = actions_[static_cast<std::size_t>(action.discrete())];
     std::int64_t reward = 0;
     const int k = o_.frame_skip;
@@ -275,17 +284,22 @@ class AtariEnv final : public Env {
       push_frame(false);
     }
     const int lives = ale_->lives();
+    const bool lost = lives < lives_;
     bool terminated = over;
-    if (o_.episodic_life && lives < lives_ && lives > 0) {
+    if (o_.episodic_life && lost && lives > 0) {
       terminated = true;
       life_lost_ = !over;
     }
     lives_ = lives;
-    *out.terminated = terminated;
-    double r = static_cast<double>(reward);
-    write(out, r, over);
-    if (o_.reward_clip) r = static_cast<double>((reward > 0) - (reward < 0));
-    *out.reward = r;
+    step_ = StepResult{reward, over, terminated, lost};
+  }
+
+  void emit(const Output& out) override {
+    *out.terminated = step_.terminated;
+    const std::int64_t reward = step_.reward;
+    write(out, static_cast<double>(reward), step_.game_over);
+    *out.reward = o_.reward_clip ? static_cast<double>((reward > 0) - (reward < 0)) : static_cast<double>(reward);
+    if (out.discount != nullptr && step_.life_lost) *out.discount = 0.0f;
   }
 
   // State: a header (format, the ROM's MD5, sizes, lives and flags), the frame
@@ -519,6 +533,11 @@ class AtariEnv final : public Env {
   std::vector<std::uint8_t> ring_;    // stack_num resized frames
   int head_ = 0;                      // ring slot of the newest frame
   int lives_ = 0;
+  // What advance() found, for emit() to write.
+  struct StepResult {
+    std::int64_t reward = 0;  // unclipped, summed over the frame skip
+    bool game_over = false, terminated = false, life_lost = false;
+  } step_;
   bool life_lost_ = false;  // episodic_life: the last episode ended on a lost life
   Rng rng_after_reset_;     // the env's Rng as the last reset left it
 };
@@ -533,8 +552,11 @@ static const bool kRegistered = register_env_type({
             {"stack_num", std::int64_t{4}, "Frames stacked in an observation."},
             {"frame_skip", std::int64_t{4}, "Emulator frames per step (the action repeats)."},
             {"noop_max", std::int64_t{30}, "At reset, 1..noop_max no-op frames (random); 0 for none."},
-            {"zero_discount_on_life_loss", false, "Not supported yet (must be False)."},
-            {"episodic_life", false, "A lost life ends the episode (the game goes on at the next reset)."},
+            {"zero_discount_on_life_loss", false,
+             "dm_env's discount is 0 on a step that loses a life (gymnasium's flags do not change)."},
+            {"episodic_life", false,
+             "A lost life ends the episode; the next reset plays on with the same game (elapsed_step and the "
+             "time limit count per game, as EnvPool's)."},
             {"reward_clip", false, "Reward is the sign of the frame-skip reward (info['reward'] keeps the raw one)."},
             {"use_fire_reset", true, "Press FIRE after the reset no-ops, in games whose action set has FIRE."},
             {"img_height", std::int64_t{84}, "Observation height."},
