@@ -74,8 +74,7 @@ Pool::Pool(PoolOptions options) : options_(std::move(options)) {
 Pool::~Pool() { close(); }
 
 void Pool::close() {
-  if (closed_) return;
-  closed_ = true;
+  if (closed_.exchange(true, std::memory_order_acq_rel)) return;
   {
     std::lock_guard<std::mutex> lock(queue_mu_);
     stop_ = true;

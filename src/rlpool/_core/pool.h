@@ -57,7 +57,7 @@ class Pool {
   int num_envs() const { return options_.num_envs; }
   int batch_size() const { return options_.batch_size; }
   bool is_sync() const { return options_.batch_size == options_.num_envs; }
-  bool closed() const { return closed_; }
+  bool closed() const { return closed_.load(std::memory_order_acquire); }
   int in_flight() const { return in_flight_; }
 
   // Per-env action storage: int64 for discrete actions, action_dim doubles else.
@@ -136,7 +136,7 @@ class Pool {
   std::uint64_t received_blocks_ = 0;
   std::atomic<std::uint64_t> completed_{0};
   int in_flight_ = 0;
-  bool closed_ = false;
+  std::atomic<bool> closed_{false};  // read by Python's `closed` while another thread may close
 
   std::mutex queue_mu_;
   std::condition_variable queue_cv_;
