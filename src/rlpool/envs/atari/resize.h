@@ -18,6 +18,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -89,8 +90,22 @@ class Resizer {
         hbuf_.assign(static_cast<std::size_t>((src_h + 7) / 8 * 8) * wpad_, 0.0f);
         tcol_.assign(8 * static_cast<std::size_t>(src_w), 0.0f);
         out_.assign(static_cast<std::size_t>(dst_h) * dst_w * cn, 0);
-        block_dirty_.assign(static_cast<std::size_t>((src_h + 7) / 8), 0);
+        // The output rows that read a source row are consecutive.
+        out_first_.assign(static_cast<std::size_t>(src_h), dst_h);
+        out_last_.assign(static_cast<std::size_t>(src_h), -1);
+        for (const auto& t : y_taps) {
+          const std::size_t s = static_cast<std::size_t>(t.s);
+          out_first_[s] = std::min(out_first_[s], t.d);
+          out_last_[s] = std::max(out_last_[s], t.d);
+        }
+        for (int r = 0; r < src_h; ++r) {  // read by none (not seen): say row 0, to keep the range valid
+          const std::size_t i = static_cast<std::size_t>(r);
+          if (out_first_[i] > out_last_[i]) out_first_[i] = out_last_[i] = 0;
+        }
+        src_mask_.assign(static_cast<std::size_t>((src_h + 63) / 64), 0);
+        out_mask_.assign(static_cast<std::size_t>((dst_h + 63) / 64), 0);
         avx2_ = use_avx2() && cn == 1;
+        row_avx2_ = avx2_ && build_row_tables();
       }
       return;
     }
@@ -253,6 +268,48 @@ class Resizer {
     }
   }
 
+  // Tables for horizontal_row_avx2: xsrc_ and xw_ rearranged per group of 8
+  // outputs, with source columns relative to 16-byte windows. Group g (outputs
+  // 8*g .. 8*g+7, two 128-bit lanes of 4) reads the 16 source bytes at
+  // rbase_[2*g + lane]. Tap k of output 8*g + 4*lane + j: its source byte is at
+  // rshuf_[(g*ntx_ + k)*32 + 16*lane + 4*j] in that window (the 3 bytes above
+  // it are 0x80, so pshufb zero-extends it to 32 bits), its weight is
+  // rw_[(g*ntx_ + k)*8 + 4*lane + j]. Padding outputs get byte 0, weight 0.
+  // False if some lane's taps span more than 16 bytes (blocks of rows then).
+  bool build_row_tables() {
+    if (src_w_ < 16) return false;
+    const std::size_t wp = static_cast<std::size_t>(wpad_), groups = wp / 8, nt = static_cast<std::size_t>(ntx_);
+    rbase_.assign(2 * groups, 0);
+    rshuf_.assign(groups * nt * 32, 0x80);
+    rw_.assign(groups * nt * 8, 0.0f);
+    for (std::size_t g = 0; g < groups; ++g) {
+      for (std::size_t lane = 0; lane < 2; ++lane) {
+        int lo = src_w_, hi = -1;
+        for (std::size_t j = 0; j < 4; ++j) {
+          const std::size_t d = 8 * g + 4 * lane + j;
+          if (d >= static_cast<std::size_t>(dst_w_)) continue;
+          for (std::size_t k = 0; k < nt; ++k) {
+            lo = std::min(lo, xsrc_[k * wp + d]);
+            hi = std::max(hi, xsrc_[k * wp + d]);
+          }
+        }
+        if (hi >= 0 && hi - lo >= 16) return false;
+        const int base = hi < 0 ? 0 : std::min(lo, src_w_ - 16);  // the 16-byte load stays in the row
+        rbase_[2 * g + lane] = base;
+        for (std::size_t j = 0; j < 4; ++j) {
+          const std::size_t d = 8 * g + 4 * lane + j;
+          for (std::size_t k = 0; k < nt; ++k) {
+            const std::size_t t = g * nt + k;
+            const bool real = d < static_cast<std::size_t>(dst_w_);
+            rshuf_[t * 32 + 16 * lane + 4 * j] = real ? static_cast<std::uint8_t>(xsrc_[k * wp + d] - base) : 0;
+            rw_[t * 8 + 4 * lane + j] = real ? xw_[k * wp + d] : 0.0f;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
   // INTER_AREA, non-integer ratio. Each output value is computed with exactly
   // OpenCV's float operations in OpenCV's order; only the data layout differs.
   // Horizontal pass: hbuf_ row r, column d = sum over d's taps (in source
@@ -260,49 +317,130 @@ class Resizer {
   // ones added (OpenCV adds to a zeroed buffer, and 0 + p == p). Several source
   // rows go through at once (4 with SSE2, 8 with AVX2): the rows are transposed
   // into column-major floats (tcol_), each tap is a multiply-add with a
-  // broadcast weight, and transposes put the results back in rows.
+  // broadcast weight, and transposes put the results back in rows. With AVX2
+  // and taps that fit the windows of build_row_tables, rows go one at a time
+  // (horizontal_row_avx2): no transposes, and only the changed rows.
   // Vertical pass: an output row's first source row is assigned, the others
   // added in order; then round half to even and saturate.
   void run_area(const std::uint8_t* src, std::uint8_t* dst, const std::uint8_t* row_dirty) {
     const std::size_t plane = static_cast<std::size_t>(dst_h_) * dst_w_;
     const int block = avx2_ ? 8 : 4;
+    mark_dirty(row_dirty);
     for (int c = 0; c < cn_; ++c) {
-      std::fill(block_dirty_.begin(), block_dirty_.end(), 0);
-      for (int r0 = 0; r0 < src_h_; r0 += block) {
-        bool dirty = row_dirty == nullptr;
-        for (int r = r0; r < std::min(r0 + block, src_h_) && !dirty; ++r) dirty = row_dirty[r] != 0;
-        if (!dirty) continue;
-        for (int r = r0; r < std::min(r0 + block, src_h_); ++r) block_dirty_[static_cast<std::size_t>(r / 8)] = 1;
+      if (row_avx2_) {
+        horizontal_rows(src);
+      } else {
+        for (int r0 = 0; r0 < src_h_; r0 += block) {
+          // r0 is a multiple of the block size, so the block's bits share a word.
+          const auto row = static_cast<unsigned>(r0);
+          const std::uint64_t bits = src_mask_[row / 64] >> (row % 64);
+          if ((bits & ((1u << block) - 1)) == 0) continue;
 #if defined(RLPOOL_ATARI_X86)
-        if (avx2_) {
-          horizontal_block8_avx2(src, r0);
-          continue;
-        }
+          if (avx2_) {
+            horizontal_block8_avx2(src, r0);
+            continue;
+          }
 #endif
-        horizontal_block(src, c, r0);
-      }
-      std::uint8_t* out = out_.data() + static_cast<std::size_t>(c) * plane;
-      for (int dy = 0; dy < dst_h_; ++dy) {
-        bool dirty = false;
-        for (int k = 0; k < nty_ && !dirty; ++k) {
-          dirty = block_dirty_[static_cast<std::size_t>(ysrc_[static_cast<std::size_t>(k) * dst_h_ + dy] / 8)] != 0;
+          horizontal_block(src, c, r0);
         }
-        if (!dirty) continue;  // out_ still holds this row
-#if defined(RLPOOL_ATARI_X86)
-        if (avx2_) {
-          vertical_row_avx2(dy, out);
-          continue;
-        }
-#endif
-        vertical_row(dy, out);
       }
+      // Only the output rows that read a changed source row (the other rows of
+      // a recomputed block got the same horizontal sums as before); out_ still
+      // holds the rest.
+      vertical_rows(out_.data() + static_cast<std::size_t>(c) * plane);
     }
     std::memcpy(dst, out_.data(), out_.size());
     cache_valid_ = true;
   }
 
+  // src_mask_ bit r: source row r is flagged (every row when row_dirty is
+  // null); out_mask_ bit dy: output row dy reads a flagged row. Bit masks
+  // instead of a test per row: those branches mispredicted.
+  // (Unsigned indices: signed / 64 would be an idiv under -Os.)
+  void mark_dirty(const std::uint8_t* row_dirty) {
+    for (auto& w : src_mask_) w = 0;  // a few words: std::fill is a call under -Os
+    for (auto& w : out_mask_) w = 0;
+    const auto h = static_cast<unsigned>(src_h_);
+    if (row_dirty == nullptr) {
+      for (unsigned r = 0; r < h; ++r) set_bit(src_mask_, r);
+      for (unsigned d = 0; d < static_cast<unsigned>(dst_h_); ++d) set_bit(out_mask_, d);
+      return;
+    }
+    unsigned r = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    for (; r + 16 <= h; r += 16) {  // r % 64 is a multiple of 16: the 16 bits share a word
+      const __m128i f = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row_dirty + r));
+      const auto bits = static_cast<std::uint64_t>(~_mm_movemask_epi8(_mm_cmpeq_epi8(f, zero)) & 0xFFFF);
+      src_mask_[r / 64] |= bits << (r % 64);
+    }
+#endif
+    for (; r < h; ++r) src_mask_[r / 64] |= static_cast<std::uint64_t>(row_dirty[r] != 0) << (r % 64);
+    for_each_bit(src_mask_, [&](int row) {
+      // One or two output rows read a source row: both ends are set without a
+      // loop (its varying trip count mispredicted), then any rows between.
+      const auto first = static_cast<unsigned>(out_first_[static_cast<std::size_t>(row)]);
+      const auto last = static_cast<unsigned>(out_last_[static_cast<std::size_t>(row)]);
+      set_bit(out_mask_, first);
+      set_bit(out_mask_, last);
+      for (unsigned d = first + 1; d < last; ++d) set_bit(out_mask_, d);
+    });
+  }
+
+  // The extension is built with -Os (nanobind's default), which leaves small
+  // helpers like these out of line unless forced.
+  __attribute__((always_inline)) static void set_bit(std::vector<std::uint64_t>& mask, unsigned i) {
+    mask[i / 64] |= std::uint64_t{1} << (i % 64);
+  }
+
+  // f(i) for each set bit i, in increasing order.
+  template <typename F>
+  __attribute__((always_inline)) static void for_each_bit(const std::vector<std::uint64_t>& mask, F&& f) {
+    for (std::size_t w = 0; w < mask.size(); ++w) {
+      for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1) {
+        f(static_cast<int>(64 * w) + std::countr_zero(bits));
+      }
+    }
+  }
+
+  // The flagged rows through horizontal_row_avx2 (only when row_avx2_, which
+  // needs x86), with the common tap counts fixed at compile time.
+  void horizontal_rows([[maybe_unused]] const std::uint8_t* src) {
+#if defined(RLPOOL_ATARI_X86)
+    switch (ntx_) {
+      case 2:
+        return for_each_bit(src_mask_, [&](int r) { horizontal_row_avx2<2>(src, r); });
+      case 3:
+        return for_each_bit(src_mask_, [&](int r) { horizontal_row_avx2<3>(src, r); });
+      case 4:
+        return for_each_bit(src_mask_, [&](int r) { horizontal_row_avx2<4>(src, r); });
+      default:
+        return for_each_bit(src_mask_, [&](int r) { horizontal_row_avx2<0>(src, r); });
+    }
+#endif
+  }
+
+  // The output rows flagged in out_mask_, from hbuf_ into out (one plane).
+  void vertical_rows(std::uint8_t* out) {
+#if defined(RLPOOL_ATARI_X86)
+    if (avx2_) {
+      switch (nty_) {
+        case 3:
+          return for_each_bit(out_mask_, [&](int dy) { vertical_row_avx2<3>(dy, out); });
+        case 4:
+          return for_each_bit(out_mask_, [&](int dy) { vertical_row_avx2<4>(dy, out); });
+        default:
+          return for_each_bit(out_mask_, [&](int dy) { vertical_row_avx2<0>(dy, out); });
+      }
+    }
+#endif
+    for_each_bit(out_mask_, [&](int dy) { vertical_row(dy, out); });
+  }
+
   // Source row r, clamped to the image (padding rows repeat the last one).
-  const std::uint8_t* src_row(const std::uint8_t* src, int r) const {
+  // Inlined by force: under -Os (the extension's flags) it was a call per row
+  // load in the block kernels.
+  __attribute__((always_inline)) const std::uint8_t* src_row(const std::uint8_t* src, int r) const {
     return src + static_cast<std::size_t>(std::min(r, src_h_ - 1)) * src_w_ * cn_;
   }
 
@@ -392,7 +530,7 @@ class Resizer {
   }
 
 #if defined(RLPOOL_ATARI_X86)
-  __attribute__((target("avx2"))) static void transpose8(__m256* v) {
+  __attribute__((target("avx2"), always_inline)) static inline void transpose8(__m256* v) {
     const __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
     const __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
     const __m256 t4 = _mm256_unpacklo_ps(v[4], v[5]), t5 = _mm256_unpackhi_ps(v[4], v[5]);
@@ -409,6 +547,34 @@ class Resizer {
     v[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
     v[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
     v[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+  }
+
+  // One source row's horizontal sums (gray only), 8 outputs per vector: each
+  // tap's source bytes picked out of two 16-byte windows by pshufb, then the
+  // same products and sums as horizontal_block.
+  // kTaps: ntx_ known at compile time (the tap loop unrolls, also at -Os with
+  // the pragma), or 0.
+  template <int kTaps>
+  __attribute__((target("avx2"))) void horizontal_row_avx2(const std::uint8_t* src, int r) {
+    const std::size_t wp = static_cast<std::size_t>(wpad_);
+    const std::size_t nt = kTaps > 0 ? static_cast<std::size_t>(kTaps) : static_cast<std::size_t>(ntx_);
+    const std::uint8_t* s = src + static_cast<std::size_t>(r) * src_w_;
+    float* h = hbuf_.data() + static_cast<std::size_t>(r) * wp;
+    const std::uint8_t* shuf = rshuf_.data();
+    const float* w = rw_.data();
+    for (std::size_t g = 0; g < wp / 8; ++g, shuf += 32 * nt, w += 8 * nt) {
+      const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + rbase_[2 * g]));
+      const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + rbase_[2 * g + 1]));
+      const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+      __m256 acc = _mm256_setzero_ps();
+#pragma GCC unroll 8
+      for (std::size_t k = 0; k < nt; ++k) {
+        const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(shuf + 32 * k));
+        const __m256 p = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_shuffle_epi8(v, idx)), _mm256_loadu_ps(w + 8 * k));
+        acc = k == 0 ? p : _mm256_add_ps(acc, p);  // the first product assigned, as OpenCV's 0 + p
+      }
+      _mm256_storeu_ps(h + 8 * g, acc);
+    }
   }
 
   // horizontal_block with 8 rows per vector (gray only).
@@ -446,24 +612,54 @@ class Resizer {
     }
   }
 
+  // vertical_row with the rounding done in registers: 8 outputs at a time,
+  // cvtps2dq (half to even, as saturate_round) and saturating packs. kTaps:
+  // nty_ known at compile time (row pointers and weights stay in registers;
+  // the byte stores may alias anything, so members would be reloaded), or 0.
+  // The unroll pragmas: the extension is built with -Os, which would not.
+  template <int kTaps>
   __attribute__((target("avx2"))) void vertical_row_avx2(int dy, std::uint8_t* out) {
     const std::size_t wp = static_cast<std::size_t>(wpad_);
     const std::size_t h = static_cast<std::size_t>(dst_h_);
-    float acc[kMaxRowFloats];
-    for (std::size_t d0 = 0; d0 < wp; d0 += kMaxRowFloats) {
-      const std::size_t n = std::min(wp - d0, kMaxRowFloats);
-      const float* row0 = hbuf_.data() + static_cast<std::size_t>(ysrc_[static_cast<std::size_t>(dy)]) * wp + d0;
-      for (std::size_t d = 0; d < n; d += 8) {
-        __m256 a = _mm256_mul_ps(_mm256_broadcast_ss(&yw_[static_cast<std::size_t>(dy)]), _mm256_loadu_ps(row0 + d));
-        for (int k = 1; k < nty_; ++k) {
-          const std::size_t i = static_cast<std::size_t>(k) * h + static_cast<std::size_t>(dy);
-          const float* row = hbuf_.data() + static_cast<std::size_t>(ysrc_[i]) * wp + d0;
-          a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_broadcast_ss(&yw_[i]), _mm256_loadu_ps(row + d)));
-        }
-        _mm256_storeu_ps(acc + d, a);
+    const std::size_t w = static_cast<std::size_t>(dst_w_);
+    const std::size_t nt = kTaps > 0 ? static_cast<std::size_t>(kTaps) : static_cast<std::size_t>(nty_);
+    std::uint8_t* o = out + static_cast<std::size_t>(dy) * w;
+    const float* hb = hbuf_.data();
+    const int* ys = ysrc_.data() + dy;
+    const float* yw = yw_.data() + dy;
+    constexpr std::size_t kRegs = kTaps > 0 ? static_cast<std::size_t>(kTaps) : 1;
+    const float* rows[kRegs];
+    __m256 betas[kRegs];
+    if constexpr (kTaps > 0) {
+#pragma GCC unroll 8
+      for (std::size_t k = 0; k < kRegs; ++k) {
+        rows[k] = hb + static_cast<std::size_t>(ys[k * h]) * wp;
+        betas[k] = _mm256_broadcast_ss(yw + k * h);
       }
-      const std::size_t real = d0 >= static_cast<std::size_t>(dst_w_) ? 0 : std::min(n, dst_w_ - d0);
-      saturate_round(acc, out + static_cast<std::size_t>(dy) * dst_w_ + d0, real);
+    }
+    for (std::size_t d = 0; d < w; d += 8) {
+      __m256 a = _mm256_setzero_ps();
+#pragma GCC unroll 8
+      for (std::size_t k = 0; k < nt; ++k) {
+        __m256 p;
+        if constexpr (kTaps > 0) {
+          p = _mm256_mul_ps(betas[k], _mm256_loadu_ps(rows[k] + d));
+        } else {
+          p = _mm256_mul_ps(_mm256_broadcast_ss(yw + k * h),
+                            _mm256_loadu_ps(hb + static_cast<std::size_t>(ys[k * h]) * wp + d));
+        }
+        a = k == 0 ? p : _mm256_add_ps(a, p);  // the first product assigned
+      }
+      const __m256i n = _mm256_cvtps_epi32(a);
+      const __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(n), _mm256_extracti128_si256(n, 1));
+      const __m128i bytes = _mm_packus_epi16(words, words);
+      if (d + 8 <= w) {
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(o + d), bytes);
+      } else {  // the row's last, partial group: no write past the row
+        alignas(16) std::uint8_t tail[16];
+        _mm_store_si128(reinterpret_cast<__m128i*>(tail), bytes);
+        std::memcpy(o + d, tail, w - d);
+      }
     }
   }
 #endif
@@ -557,10 +753,15 @@ class Resizer {
   std::vector<int> xsrc_, ysrc_;    // tap-major source column / row
   std::vector<float> xw_, yw_;      // tap-major weights
   bool avx2_ = false;
+  bool row_avx2_ = false;           // horizontal_row_avx2 (else blocks of rows)
+  std::vector<int> rbase_;          // its tables: see build_row_tables
+  std::vector<std::uint8_t> rshuf_;
+  std::vector<float> rw_;
   int wpad_ = 0;                    // hbuf_ row width: dst_w rounded up to 8
   std::vector<float> hbuf_, tcol_;  // horizontal sums (rows x wpad_); a few rows column-major
   std::vector<std::uint8_t> out_;   // the last result (planar), for rows that did not change
-  std::vector<std::uint8_t> block_dirty_;  // per 8 source rows: recomputed this call
+  std::vector<int> out_first_, out_last_;  // per source row: the output rows that read it
+  std::vector<std::uint64_t> src_mask_, out_mask_;  // see mark_dirty
   bool cache_valid_ = false;
   // Area (integer ratio).
   int fast_sx_ = 1, fast_sy_ = 1;
