@@ -11,6 +11,7 @@ compile errors, the GIL, the on-disk cache across processes and the bench CLI.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -389,6 +390,26 @@ def test_exceptions_and_bad_writes_raise_and_stay_in_their_env(raiser, bad_actio
     np.testing.assert_array_equal(obs, [[3.0, 0.0], [1.0, 0.0], [3.0, 0.0]])  # 1 row each, neighbours intact
     np.testing.assert_array_equal(reward, [1.0, 1.0, 1.0])
     assert [np.frombuffer(envs.get_state(i), np.float64)[0] for i in range(3)] == [3.0, 1.0, 3.0]
+
+
+def test_async_error_in_an_envs_first_task_keeps_the_bookkeeping(private_cache):
+    # Every env's first task (its reset) raises on a worker: recv() reports it, and the rows still
+    # name their own envs, so none of them stays "in flight" and a new reset reaches them again.
+    def reset(state, obs):
+        raise ValueError("no reset today")
+
+    def step(state, action, obs):
+        return 0.0, False
+
+    python_env.register("FailingReset-v0", reset=reset, step=step, obs=BOX2, action=spaces.Discrete(2),
+                        state=1, max_episode_steps=10)
+    envs = rlpool.make("FailingReset-v0", num_envs=4, batch_size=2, num_threads=2, seed=0)
+    for _ in range(2):
+        envs.async_reset()  # the second time: not "env_id ... is already in flight"
+        with pytest.raises(RuntimeError, match="no reset today"):
+            envs.recv()
+        with contextlib.suppress(RuntimeError):  # the first error is the one reported
+            envs.recv()
 
 
 def test_rng_matches_the_plain_python_generator_and_checks_its_arguments(private_cache):
