@@ -89,9 +89,12 @@ run_tsan() {
   build tsan thread
   # No suppressions are needed: only rlpool's code is instrumented, and the GIL, the pool's mutexes
   # and thread start/join are intercepted pthread calls, so TSan sees every happens-before edge.
+  # OMP_NUM_THREADS=1 (and the PPO test's torch_threads=1): torch's OpenMP team synchronises inside
+  # libgomp, which TSan cannot see, so its threads would be reported as racing.
   run tsan \
     LD_PRELOAD="$(gcc -print-file-name=libtsan.so) $libstdcxx" \
     TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:second_deadlock_stack=1:log_path=$root/build/tsan/logs/tsan" \
+    OMP_NUM_THREADS=1 \
     PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/build/tsan/pkg" RLPOOL_SANITIZER=tsan \
     -- "$@"
 }

@@ -7,7 +7,6 @@ expectation is EnvPool's and that both libraries answer alike.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import warnings
 from pathlib import Path
@@ -22,8 +21,13 @@ import rlpool.compat.envpool_legacy as legacy
 sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
 import cleanrl_envpool_style as script  # noqa: E402
 
-HAVE_ENVPOOL = importlib.util.find_spec("envpool") is not None
-needs_envpool = pytest.mark.skipif(not HAVE_ENVPOOL, reason="envpool is not installed")
+try:  # an import, not find_spec: scripts/sanitize.sh hides envpool behind a package that refuses it
+    import envpool  # noqa: F401
+
+    HAVE_ENVPOOL = True
+except ImportError:
+    HAVE_ENVPOOL = False
+needs_envpool = pytest.mark.skipif(not HAVE_ENVPOOL, reason="envpool is not installed (or hidden)")
 needs_pong = pytest.mark.skipif("Pong-v5" not in rlpool.list_all_envs(), reason="the Atari family is not built")
 
 

@@ -26,6 +26,8 @@ def test_ppo_cartpole_solves():
 
 @pytest.mark.skipif("Pong-v5" not in rlpool.list_all_envs(), reason="the Atari family is not built")
 def test_ppo_atari_runs():
-    args = ppo_atari.Args(num_envs=4, num_steps=16, total_timesteps=128, update_epochs=1, log_every=0)
+    # One torch thread: enough here, and torch's OpenMP team would be TSan noise (scripts/sanitize.sh).
+    args = ppo_atari.Args(num_envs=4, num_steps=16, total_timesteps=128, update_epochs=1, log_every=0,
+                          torch_threads=1)
     _, stats = ppo_atari.train(args)
     assert stats["timesteps"] == 128

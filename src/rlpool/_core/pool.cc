@@ -360,9 +360,12 @@ void Pool::run_task(int env_id) {
   }
   if (sample) record_cost(now_ns() - start);
 
+  // Once `filled` counts this row the caller may hand the block to Python,
+  // which may free it: nothing here reads a block after its increment.
   Block* full = nullptr;
   if (target != nullptr) {
-    if (target->filled.fetch_add(1, std::memory_order_acq_rel) + 1 == target->rows()) full = target;
+    const int rows = target->rows();
+    if (target->filled.fetch_add(1, std::memory_order_acq_rel) + 1 == rows) full = target;
   } else {
     if (dst == nullptr) claim_row();  // also when advance() threw: the batch must still fill
     if (!direct) dst->copy_row(row, *staging_, env_id);
