@@ -14,8 +14,10 @@ import rlpool
 pytestmark = pytest.mark.timeout(60)
 
 
-def test_async_returns_first_finished_envs_first():
-    env = rlpool.make("BusyWork-v0", num_envs=4, batch_size=1, num_threads=2)
+@pytest.mark.parametrize("two_phase", [False, True])
+def test_async_returns_first_finished_envs_first(two_phase):
+    # Two-phase envs take their output row only once their work is done, like staged ones.
+    env = rlpool.make("BusyWork-v0", num_envs=4, batch_size=1, num_threads=2, two_phase=two_phase)
     env.async_reset()
     for _ in range(4):
         env.recv()
@@ -29,10 +31,12 @@ def test_async_returns_first_finished_envs_first():
 
 @pytest.mark.parametrize("num_envs,batch_size", [(8, 8), (8, 3)])
 def test_threaded_work_is_deterministic(num_envs, batch_size):
-    """Steps costly enough to be shared between threads give the same results as one thread."""
+    """Steps costly enough to be shared between threads give the same results as one thread, and a
+    two-phase env (written straight into the async batch) the same as a staged one."""
 
-    def run(num_threads):
-        env = rlpool.make("BusyWork-v0", num_envs=num_envs, batch_size=batch_size, num_threads=num_threads, seed=3)
+    def run(num_threads, two_phase=False):
+        env = rlpool.make("BusyWork-v0", num_envs=num_envs, batch_size=batch_size, num_threads=num_threads, seed=3,
+                          two_phase=two_phase)
         per_env = {i: [] for i in range(num_envs)}
         env.async_reset()
         for _ in range(40):
@@ -45,13 +49,34 @@ def test_threaded_work_is_deterministic(num_envs, batch_size):
         env.close()
         return per_env
 
-    a, b = run(1), run(2)
-    for i in range(num_envs):
-        n = min(len(a[i]), len(b[i]))
-        assert n > 0
-        for x, y in zip(a[i][:n], b[i][:n], strict=True):
-            np.testing.assert_array_equal(x[0], y[0])
-            assert x[1:] == y[1:]
+    a = run(1)
+    for b in (run(2), run(2, two_phase=True)):
+        for i in range(num_envs):
+            n = min(len(a[i]), len(b[i]))
+            assert n > 0
+            for x, y in zip(a[i][:n], b[i][:n], strict=True):
+                np.testing.assert_array_equal(x[0], y[0])
+                assert x[1:] == y[1:]
+
+
+def test_two_phase_error_still_fills_the_batch():
+    # advance() throws before the env has a row: the row is still taken and names the env, recv()
+    # raises the error, and nothing stays "in flight".
+    env = rlpool.make("BusyWork-v0", num_envs=4, batch_size=2, num_threads=2, seed=0, two_phase=True,
+                      fail_on_action=7)
+    env.async_reset()
+    env.recv()
+    env.recv()
+    env.send(np.array([7, 100]), np.array([1, 2]))
+    with pytest.raises(RuntimeError, match="env 1: BusyWork: action 7 fails"):
+        env.recv()
+    env.send(np.array([100, 100]), np.array([0, 3]))
+    *_, info = env.recv()
+    assert sorted(info["env_id"]) == [0, 3]
+    env.send(np.array([100, 100]), np.array([1, 2]))  # not "already in flight"
+    *_, info = env.recv()
+    assert sorted(info["env_id"]) == [1, 2]
+    env.close()
 
 
 def test_gil_released_while_stepping():

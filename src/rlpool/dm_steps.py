@@ -38,7 +38,9 @@ class StepTypes:
         done = terminated | truncated
         first = (info["elapsed_step"] == 0) | self._after_last[env_id]
         self._after_last[env_id] = done
-        step_type = np.where(done, self.LAST, np.where(first, self.FIRST, self.MID)).astype(np.int32)
+        # A reset row is never done, so FIRST (0) / MID (1) / LAST (2) is "not first" + done.
+        step_type = (~first).astype(np.int32)
+        step_type += done
         discount = (~terminated).astype(np.float32)
         if own_discount is not None:
             discount *= own_discount

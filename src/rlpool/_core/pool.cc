@@ -332,7 +332,7 @@ void Pool::run_task(int env_id) {
   Block* const target = e.target;
   // Async: results take the next free row, so the first envs to finish come
   // back first. A two-phase env takes its row after the work and writes into
-  // it; the others write a staging row that is then copied over.
+  // it (dst set below); the others write a staging row that is then copied over.
   Block* dst = nullptr;
   int row = 0;
   const auto claim_row = [&] {
@@ -341,14 +341,12 @@ void Pool::run_task(int env_id) {
     dst = ring_[(k / bs) % ring_.size()].get();
     row = static_cast<int>(k % bs);
   };
-  bool direct = false;  // the result is already in dst's row
   try {
     if (target != nullptr) {
       execute(e, env_id, *target, env_id, /*advanced=*/false);
     } else if (is_step && e.env->two_phase()) {
       e.env->advance(Action{action_slot(env_id)}, e.rng);
       claim_row();
-      direct = true;
       execute(e, env_id, *dst, row, /*advanced=*/true);
     } else {
       execute(e, env_id, *staging_, env_id, /*advanced=*/false);
@@ -367,8 +365,10 @@ void Pool::run_task(int env_id) {
     const int rows = target->rows();
     if (target->filled.fetch_add(1, std::memory_order_acq_rel) + 1 == rows) full = target;
   } else {
-    if (dst == nullptr) claim_row();  // also when advance() threw: the batch must still fill
-    if (!direct) dst->copy_row(row, *staging_, env_id);
+    if (dst == nullptr) {  // staged (or advance() threw: the batch must still fill)
+      claim_row();
+      dst->copy_row(row, *staging_, env_id);
+    }
     // recv() reads which env a row belongs to from here, even after an error.
     dst->at<std::int32_t>(layout_->env_id(), row) = env_id;
     if (dst->filled.fetch_add(1, std::memory_order_acq_rel) + 1 == batch_size()) full = dst;

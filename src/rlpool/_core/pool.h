@@ -6,8 +6,9 @@
 // batch is too cheap for a hand-off, steps the env (run_task) -> the env writes
 // straight into its row of a batch Block (sync mode) or, in async mode, into the
 // next free row of the block being filled, in completion order (a two-phase
-// env writes there directly; others write a staging row that is copied) -> the caller waits until the block is full and hands it
-// to Python, which views its fields as numpy arrays.
+// env writes there directly; others write a staging row that is copied) ->
+// the caller waits until the block is full and hands it to Python, which views
+// its fields as numpy arrays.
 //
 // Every public method is called from one Python thread at a time (the bindings
 // enforce it); workers touch an env only between dispatch and completion.

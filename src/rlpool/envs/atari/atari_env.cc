@@ -75,7 +75,8 @@ RomInfo inspect_rom(const std::string& path) {
 struct Options {
   std::string rom_path;
   int stack_num, frame_skip, noop_max, img_height, img_width, mode, difficulty;
-  bool zero_discount_on_life_loss, episodic_life, reward_clip, use_fire_reset, gray_scale, full_action_space, use_inter_area_resize;
+  bool zero_discount_on_life_loss, episodic_life, reward_clip, use_fire_reset, gray_scale, full_action_space,
+      use_inter_area_resize;
   double repeat_action_probability;
 
   explicit Options(const Config& c)
