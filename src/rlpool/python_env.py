@@ -453,7 +453,7 @@ def _spec_text(t: PythonTask) -> str:
     lines += [a.encode("obs") for a in t.obs]
     lines += [a.encode("info") for a in t.info]
     lines.append(t.action.encode("action"))
-    lines.append(f"tuple {int(t.obs_kind == 'tuple')}")
+    lines.append(f"kind {t.obs_kind}")
     for name, default in t.options.items():
         kind = "b" if isinstance(default, bool) else "i" if isinstance(default, int) else "f"
         lines.append(f"param {name} {kind}")

@@ -98,6 +98,26 @@ def task(task_id: str) -> TaskSpec:
         raise ValueError(f"unknown task id {task_id!r}; valid ids: {', '.join(list_all_envs())}") from None
 
 
+@dataclass(frozen=True)
+class OptionDoc:
+    """One env option of a task: its name, the task's default and what it means."""
+
+    name: str
+    default: Any
+    doc: str
+
+
+def option_docs(task_id: str) -> list[OptionDoc]:
+    """The env options ``task_id`` takes (its env type's and its own), with the task's defaults, in declared order.
+
+    Options fixed at registration (names starting with ``_``) are left out.
+    """
+    t = task(task_id)
+    docs = [OptionDoc(name, t.env_defaults.get(name, default), doc) for name, default, doc in _ENV_TYPES[t.env_type]]
+    docs += [OptionDoc(name, t.env_defaults.get(name, default), "") for name, default in t.task_options.items()]
+    return [d for d in docs if not d.name.startswith("_")]
+
+
 def _coerce(name: str, value: Any, default: Any) -> Any:
     """Type-check an env option against the type of its default, without lossy casts."""
     if isinstance(default, bool):
@@ -231,6 +251,12 @@ class EnvSpec:
         from rlpool.spaces import action_space
 
         return action_space(self.raw)
+
+    def describe(self) -> str:
+        """A readable description of the task: spaces, reward, episode end and every option with its doc."""
+        from rlpool.reference import describe
+
+        return describe(self)
 
     def new_pool(self) -> Any:
         """Build the C++ pool this spec describes."""

@@ -50,9 +50,9 @@ def _array_space(a: dict[str, Any]) -> spaces.Space:
 def observation_space(raw: dict[str, Any]) -> spaces.Space:
     """Single-env observation space: a Box, or a Dict for several entries."""
     obs = raw["obs"]
-    if raw.get("obs_is_tuple"):
+    if raw["obs_kind"] == "tuple":
         return spaces.Tuple(tuple(_array_space(a) for a in obs))
-    if len(obs) == 1 and obs[0]["name"] == "obs":
+    if raw["obs_kind"] == "array":
         return _array_space(obs[0])
     return spaces.Dict({a["name"]: _array_space(a) for a in obs})
 

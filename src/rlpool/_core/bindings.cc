@@ -119,7 +119,6 @@ class PyPool {
       return PyErr_CheckSignals() != 0;  // leaves KeyboardInterrupt set
     });
     const auto& spec = pool_->spec();
-    single_obs_ = spec.obs.size() == 1 && spec.obs[0].name == "obs" && !spec.obs_is_tuple;
     for (std::size_t i = 0; i < pool_->ring_size(); ++i) pool_->set_ring_block(i, acquire().block);
   }
 
@@ -489,15 +488,17 @@ class PyPool {
   }
 
   nb::object obs_of(const Entry& e, std::size_t first) const {
-    if (single_obs_) return e.arrays[first];
-    const Layout& lay_ = *pool_->layout();
-    if (pool_->spec().obs_is_tuple) {
-      nb::list items;
-      for (std::size_t i = 0; i < lay_.num_obs; ++i) items.append(e.arrays[first + i]);
-      return nb::tuple(items);
+    const Layout& lay = *pool_->layout();
+    switch (pool_->spec().obs_kind) {
+      case ObsKind::kArray: return e.arrays[first];
+      case ObsKind::kTuple: {
+        nb::list items;
+        for (std::size_t i = 0; i < lay.num_obs; ++i) items.append(e.arrays[first + i]);
+        return nb::tuple(items);
+      }
+      case ObsKind::kDict: break;
     }
     nb::dict d;
-    const Layout& lay = *pool_->layout();
     for (std::size_t i = 0; i < lay.num_obs; ++i) d[lay.fields[first + i].name.c_str()] = e.arrays[first + i];
     return d;
   }
@@ -527,7 +528,6 @@ class PyPool {
   std::vector<Entry> cache_;
   std::size_t next_ = 0;
   std::shared_ptr<Block> last_;  // sync: the latest full result, for partial resets
-  bool single_obs_ = true;
   bool export_discount_ = false;  // results carry info["_rlpool_discount"] (envs with their own discount)
   std::mutex api_mu_;
   std::vector<std::int64_t> scratch_int_;
@@ -541,7 +541,7 @@ nb::dict env_spec(const std::string& env_type, const std::map<std::string, Optio
   for (const auto& a : s.info) info.append(array_spec_dict(a));
   nb::dict d;
   d["obs"] = obs;
-  d["obs_is_tuple"] = s.obs_is_tuple;
+  d["obs_kind"] = obs_kind_name(s.obs_kind);
   d["action"] = array_spec_dict(s.action);
   d["info"] = info;
   return d;

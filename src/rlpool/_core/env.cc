@@ -30,6 +30,15 @@ const char* dtype_name(DType dtype) {
   return "?";
 }
 
+const char* obs_kind_name(ObsKind kind) {
+  switch (kind) {
+    case ObsKind::kArray: return "array";
+    case ObsKind::kDict: return "dict";
+    case ObsKind::kTuple: return "tuple";
+  }
+  return "?";
+}
+
 namespace {
 // Function-local so that registration from other files' static initialisers
 // never runs before the map exists.

@@ -44,13 +44,16 @@ struct ArraySpec {
   std::size_t num_bytes() const { return static_cast<std::size_t>(num_elements()) * dtype_size(dtype); }
 };
 
+// How the observation entries are handed to Python: one array (exactly one
+// entry), a dict keyed by entry name, or a tuple in entry order. Every API face
+// reads this one field; nothing is inferred from entry names or counts.
+enum class ObsKind : std::uint8_t { kArray, kDict, kTuple };
+const char* obs_kind_name(ObsKind kind);
+
 // What an env of a given configuration looks like from outside.
 struct EnvSpec {
-  // One entry named "obs" is a plain array observation; several entries make a
-  // dict observation keyed by name.
   std::vector<ArraySpec> obs;
-  // Several entries form a tuple observation (in order) instead of a dict.
-  bool obs_is_tuple = false;
+  ObsKind obs_kind = ObsKind::kArray;
   // Discrete actions: dtype kInt64, shape {}, low {0}, high {n - 1}.
   // Continuous actions: dtype kFloat64 internally (float32 or float64 accepted
   // from Python), shape {dim}, low/high per element.

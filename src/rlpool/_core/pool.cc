@@ -34,6 +34,10 @@ Pool::Pool(PoolOptions options) : options_(std::move(options)) {
   if (spec_.obs.empty() || spec_.obs.size() > 16 || spec_.info.size() > 16) {
     throw std::logic_error("env type '" + options_.env_type + "' declares 1..16 obs and <= 16 info entries");
   }
+  if (spec_.obs_kind == ObsKind::kArray && spec_.obs.size() != 1) {
+    throw std::logic_error("env type '" + options_.env_type + "' has an array observation with " +
+                           std::to_string(spec_.obs.size()) + " entries; declare obs_kind dict or tuple");
+  }
   layout_ = std::make_shared<Layout>(spec_, options_.autoreset_mode);
 
   const int n = options_.num_envs;

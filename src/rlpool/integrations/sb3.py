@@ -50,7 +50,7 @@ class RlpoolVecEnv(VecEnv):
                 raise ValueError(f"{name} is fixed for SB3 (sync, same-step autoreset); do not pass it")
         self.spec = rlpool.make_spec(task_id, num_envs=num_envs, seed=seed, autoreset_mode="SameStep", **options)
         raw = self.spec.raw
-        if raw.get("obs_is_tuple"):
+        if raw["obs_kind"] == "tuple":
             raise ValueError(f"{task_id} has a Tuple observation space, which Stable-Baselines3 does not support")
         self._info_names = [a["name"] for a in raw["info"]]
         self._discrete = raw["action"]["dtype"] == "int64"

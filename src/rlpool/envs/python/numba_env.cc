@@ -172,8 +172,17 @@ Program parse_program(const Config& config) {
       } else if (key == "action") {
         p.spec.action = parse_array(in);
         has_action = true;
-      } else if (key == "tuple") {
-        p.spec.obs_is_tuple = read<int>(in, "0 or 1") != 0;
+      } else if (key == "kind") {
+        const auto kind = read<std::string>(in, "array, dict or tuple");
+        if (kind == "array") {
+          p.spec.obs_kind = ObsKind::kArray;
+        } else if (kind == "dict") {
+          p.spec.obs_kind = ObsKind::kDict;
+        } else if (kind == "tuple") {
+          p.spec.obs_kind = ObsKind::kTuple;
+        } else {
+          throw std::invalid_argument("obs kind must be array, dict or tuple");
+        }
       } else if (key == "param") {
         auto name = read<std::string>(in, "a name");
         const auto kind = read<char>(in, "a kind");

@@ -139,7 +139,7 @@ static const bool kRegistered = register_env_type({
         [](const Config&) {
           return EnvSpec{
               .obs = {discrete("player_sum", 32), discrete("dealer_card", 11), discrete("usable_ace", 2)},
-              .obs_is_tuple = true,
+              .obs_kind = ObsKind::kTuple,
               .action = discrete("action", 2),
               .info = {},
           };
