@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,10 @@ from gymnasium.vector.utils import batch_space
 from rlpool.pool_owner import PoolOwner
 from rlpool.registry import EnvSpec, seeds_for
 
-_MODES = {"NextStep": AutoresetMode.NEXT_STEP, "SameStep": AutoresetMode.SAME_STEP, "Disabled": AutoresetMode.DISABLED}
+from rlpool.registry import AUTORESET_MODES
+
+# "NextStep" -> AutoresetMode.NEXT_STEP, and so on: gymnasium's enum in the engine's spelling.
+_MODES = {name: AutoresetMode[re.sub(r"(?<!^)([A-Z])", r"_\1", name).upper()] for name in AUTORESET_MODES}
 
 
 class GymnasiumVectorEnv(PoolOwner, VectorEnv):

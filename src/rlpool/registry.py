@@ -10,7 +10,7 @@ import numpy as np
 
 from rlpool import _rlpool_core as _core
 
-AUTORESET_MODES = ("NextStep", "SameStep", "Disabled")
+AUTORESET_MODES: tuple[str, ...] = _core.AUTORESET_MODES
 MAX_ENVS = 1 << 20
 MAX_THREADS = 1024
 
@@ -196,8 +196,9 @@ class EnvSpec:
         )
         mode = pool["autoreset_mode"]
         mode = getattr(mode, "name", mode)  # accept gymnasium.vector.AutoresetMode
-        names = {"NEXT_STEP": "NextStep", "SAME_STEP": "SameStep", "DISABLED": "Disabled"}
-        mode = names.get(str(mode).upper(), mode) if isinstance(mode, str) else mode
+        # "NextStep", "NEXT_STEP" (gymnasium's enum name) and "next_step" all name the same mode.
+        names = {m.upper(): m for m in AUTORESET_MODES}
+        mode = names.get(mode.replace("_", "").upper(), mode) if isinstance(mode, str) else mode
         if mode not in AUTORESET_MODES:
             raise ValueError(f"autoreset_mode must be one of {AUTORESET_MODES}, got {pool['autoreset_mode']!r}")
         if pool["max_num_players"] != 1:

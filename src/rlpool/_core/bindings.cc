@@ -103,13 +103,14 @@ class PyPool {
     o.thread_affinity_offset = thread_affinity_offset;
     o.seeds = seeds;
     o.max_episode_steps = max_episode_steps;
-    if (autoreset_mode == "NextStep") {
-      o.autoreset_mode = AutoresetMode::kNextStep;
-    } else if (autoreset_mode == "SameStep") {
-      o.autoreset_mode = AutoresetMode::kSameStep;
-    } else if (autoreset_mode == "Disabled") {
-      o.autoreset_mode = AutoresetMode::kDisabled;
-    } else {
+    bool known_mode = false;
+    for (std::size_t m = 0; m < std::size(kAutoresetModeNames); ++m) {
+      if (autoreset_mode == kAutoresetModeNames[m]) {
+        o.autoreset_mode = static_cast<AutoresetMode>(m);
+        known_mode = true;
+      }
+    }
+    if (!known_mode) {
       throw nb::value_error(("autoreset_mode must be NextStep, SameStep or Disabled, got " + autoreset_mode).c_str());
     }
     pool_ = std::make_unique<Pool>(std::move(o));
@@ -118,7 +119,6 @@ class PyPool {
       nb::gil_scoped_acquire gil;
       return PyErr_CheckSignals() != 0;  // leaves KeyboardInterrupt set
     });
-    const auto& spec = pool_->spec();
     for (std::size_t i = 0; i < pool_->ring_size(); ++i) pool_->set_ring_block(i, acquire().block);
   }
 
@@ -542,6 +542,7 @@ nb::dict env_spec(const std::string& env_type, const std::map<std::string, Optio
   nb::dict d;
   d["obs"] = obs;
   d["obs_kind"] = obs_kind_name(s.obs_kind);
+  d["has_discount"] = s.has_discount;
   d["action"] = array_spec_dict(s.action);
   d["info"] = info;
   return d;
@@ -564,6 +565,11 @@ nb::list env_types() {
 NB_MODULE(_rlpool_core, m) {
   using rlpool::PyPool;
   m.doc() = "rlpool's C++ engine: a pool of environments stepped by worker threads.";
+  {
+    nb::list modes;
+    for (const char* name : rlpool::kAutoresetModeNames) modes.append(name);
+    m.attr("AUTORESET_MODES") = nb::tuple(modes);
+  }
   nb::class_<rlpool::Block>(m, "_Block");
   m.def("env_spec", &rlpool::env_spec, "env_type"_a, "config"_a,
         "The arrays an env type writes and its action, for a configuration.");
