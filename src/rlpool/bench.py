@@ -454,14 +454,27 @@ def _fmt_ratio(r: float) -> str:
     return f"x{r:.1f}" if r >= 0.95 else f"x{r:.2f}"
 
 
+def best_rlpool(result: BenchResult, m: Measurement) -> Measurement | None:
+    """The fastest rlpool mode measured on ``m``'s task and ``num_envs`` (None if none was)."""
+    same = [
+        o for o in result.measurements
+        if (o.task, o.num_envs) == (m.task, m.num_envs) and o.peer.startswith("rlpool-")
+    ]
+    return max(same, key=lambda o: o.steps_per_sec, default=None)
+
+
 def format_table(result: BenchResult) -> str:
-    """Format the results as a table; rlpool rows carry their ratio against every other peer."""
-    header = ("task", "num_envs", "peer", "steps/s", "rlpool speed-up")
+    """Format the results as a table; each row says how many times faster the best rlpool mode is than it."""
+    header = ("task", "num_envs", "peer", "steps/s", "best rlpool mode ÷ this")
     rows: list[tuple[str, ...]] = []
     for m in result.measurements:
-        extra = ""
-        if m.peer.startswith("rlpool-"):
-            extra = ", ".join(f"{_fmt_ratio(r)} vs {p}" for p, r in ratios(result, m))
+        best = best_rlpool(result, m)
+        if best is None:
+            extra = ""
+        elif best is m:
+            extra = "(best rlpool mode)"
+        else:
+            extra = f"{_fmt_ratio(best.steps_per_sec / m.steps_per_sec)} ({best.peer})"
         rows.append((m.task, str(m.num_envs), m.peer, _fmt_rate(m.steps_per_sec), extra))
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
     right = {1, 3}
