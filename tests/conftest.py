@@ -1,0 +1,27 @@
+"""Session-wide test settings."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_logs_in_a_removed_folder() -> Iterator[None]:
+    """Stable-Baselines3's default logger makes an ``SB3-<timestamp>`` folder in the temp dir per model.
+
+    Point it (``SB3_LOGDIR``) at a folder that is removed when the session ends, so tests leave nothing behind.
+    """
+    with tempfile.TemporaryDirectory(prefix="rlpool-tests-sb3-") as folder:
+        previous = os.environ.get("SB3_LOGDIR")
+        os.environ["SB3_LOGDIR"] = folder
+        try:
+            yield
+        finally:
+            if previous is None:
+                os.environ.pop("SB3_LOGDIR", None)
+            else:
+                os.environ["SB3_LOGDIR"] = previous
