@@ -153,7 +153,8 @@ def resolve_spec(
         "gym_reset_return_info": bool(return_info),
         "max_episode_steps": c["max_episode_steps"],
         "reward_threshold": c["reward_threshold"],
-        **rl.env_config,
+        # Options named "_..." are fixed at registration (e.g. a Python env's compiled functions): not config.
+        **{k: v for k, v in rl.env_config.items() if not k.startswith("_")},
         "autoreset_mode": c["autoreset_mode"],
     }
     if rl.task.env_type == "Atari":
