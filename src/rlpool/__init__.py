@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import rlpool.envs  # noqa: F401  (registers every task id)
+from rlpool.gymnasium_registration import register_all_with_gymnasium
 from rlpool.registry import EnvSpec, list_all_envs, register
 
 __version__ = "0.1.0"
@@ -69,21 +70,4 @@ def make_dm(task_id: str, **kwargs: Any) -> Any:
     return DmEnv(make_spec(task_id, **kwargs))
 
 
-def _register_with_gymnasium() -> None:
-    """Make every task reachable as ``gymnasium.make_vec("rlpool/<TaskId>", ...)``."""
-    import gymnasium
-
-    for task_id in list_all_envs():
-        gym_id = f"rlpool/{task_id}"
-        if gym_id not in gymnasium.registry:
-            gymnasium.register(id=gym_id, vector_entry_point=_vector_entry_point(task_id))
-
-
-def _vector_entry_point(task_id: str) -> Any:
-    def create(num_envs: int = 1, **kwargs: Any) -> Any:
-        return make_gymnasium(task_id, num_envs=num_envs, **kwargs)
-
-    return create
-
-
-_register_with_gymnasium()
+register_all_with_gymnasium()

@@ -7,18 +7,17 @@ from typing import Any
 
 import numpy as np
 
+from rlpool.arrays import Arrays, ArraySpec
 from rlpool.dm_steps import StepTypes
 from rlpool.pool_owner import PoolOwner
 from rlpool.registry import EnvSpec
+from rlpool.spaces import action_space
 
 try:
     import dm_env
     from dm_env import specs
 except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError("make_dm needs dm-env: pip install 'rlpool[dm]'") from e
-
-_DTYPES = {"bool": np.bool_, "int8": np.int8, "uint8": np.uint8, "int32": np.int32, "int64": np.int64,
-           "float32": np.float32, "float64": np.float64}
 
 
 class DmEnv(PoolOwner, dm_env.Environment):
@@ -32,13 +31,12 @@ class DmEnv(PoolOwner, dm_env.Environment):
     """
 
     def __init__(self, spec: EnvSpec) -> None:
-        self._init_pool(spec)
-        self._pool.export_discount = True
+        self._init_pool(spec, export_discount=True)
         self._step_types = StepTypes(spec.config["num_envs"])
-        raw = spec.raw
-        self._obs_names = [a["name"] for a in raw["obs"]]
-        info_names = ["env_id", "elapsed_step"] + [a["name"] for a in raw["info"]]
-        self._fields = self._obs_names + info_names
+        arrays = spec.arrays
+        self._obs_kind = arrays.obs_kind
+        self._obs_names = list(arrays.obs_names)
+        self._fields = self._obs_names + ["env_id", "elapsed_step", *arrays.info_names]
         self._Observation = namedtuple("Observation", self._fields)  # type: ignore[misc]
 
     def reset(self, env_id: Any = None) -> dm_env.TimeStep:
@@ -64,21 +62,17 @@ class DmEnv(PoolOwner, dm_env.Environment):
 
     def observation_spec(self) -> Any:
         """Per-env specs of the observation namedtuple's fields."""
-        raw = self.spec.raw
-        entries = {a["name"]: _spec(a) for a in raw["obs"]}
+        arrays = self.spec.arrays
+        entries = {a.name: dm_spec(a) for a in arrays.obs}
         entries["env_id"] = specs.Array((), np.int32, name="env_id")
         entries["elapsed_step"] = specs.Array((), np.int32, name="elapsed_step")
-        for a in raw["info"]:
-            entries[a["name"]] = _spec(a)
+        for a in arrays.info:
+            entries[a.name] = dm_spec(a)
         return self._Observation(**entries)
 
     def action_spec(self) -> specs.Array:
-        """Per-env action spec: DiscreteArray or BoundedArray."""
-        a = self.spec.raw["action"]
-        if a["dtype"] == "int64":
-            return specs.DiscreteArray(int(a["high"][0]) + 1, dtype=np.int64, name="action")
-        space = self.spec.action_space
-        return specs.BoundedArray(space.shape, np.float32, space.low, space.high, name="action")
+        """Per-env action spec: int64 DiscreteArray or float32 BoundedArray."""
+        return dm_action_spec(self.spec.arrays, np.int64)
 
     def reward_spec(self) -> specs.Array:
         """Per-env reward spec."""
@@ -93,12 +87,12 @@ class DmEnv(PoolOwner, dm_env.Environment):
         self._close_pool()
 
     def _observation(self, obs: Any, info: dict[str, Any]) -> Any:
-        if isinstance(obs, dict):
+        if self._obs_kind == "dict":
             values = dict(obs)
-        elif isinstance(obs, tuple):
+        elif self._obs_kind == "tuple":
             values = dict(zip(self._obs_names, obs, strict=True))
         else:
-            values = {"obs": obs}
+            values = {self._obs_names[0]: obs}
         for name in self._fields[len(self._obs_names):]:
             values[name] = info[name]
         return self._Observation(**values)
@@ -110,11 +104,19 @@ class DmEnv(PoolOwner, dm_env.Environment):
         return dm_env.TimeStep(step_type, reward, discount, self._observation(obs, info))
 
 
-def _spec(a: dict[str, Any]) -> specs.Array:
-    dtype = _DTYPES[a["dtype"]]
-    shape = tuple(a["shape"])
-    if a["low"] and a["high"] and not np.issubdtype(dtype, np.bool_):
-        low = np.broadcast_to(np.asarray(a["low"]).reshape(shape if len(a["low"]) > 1 else ()), shape)
-        high = np.broadcast_to(np.asarray(a["high"]).reshape(shape if len(a["high"]) > 1 else ()), shape)
-        return specs.BoundedArray(shape, dtype, low.astype(dtype), high.astype(dtype), name=a["name"])
-    return specs.Array(shape, dtype, name=a["name"])
+def dm_spec(a: ArraySpec) -> specs.Array:
+    """One array's dm_env spec: a BoundedArray when it declares bounds (and is not bool), else an Array."""
+    if a.bounded and a.dtype != np.bool_:
+        return specs.BoundedArray(a.shape, a.dtype, a.low.astype(a.dtype), a.high.astype(a.dtype), name=a.name)
+    return specs.Array(a.shape, a.dtype, name=a.name)
+
+
+def dm_action_spec(arrays: Arrays, discrete_dtype: Any) -> specs.Array:
+    """The action's dm_env spec: a ``discrete_dtype`` DiscreteArray, or a float32 BoundedArray.
+
+    The bounds are those of the gymnasium action space (``rlpool.spaces.action_space``).
+    """
+    if arrays.discrete_action:
+        return specs.DiscreteArray(arrays.num_actions, dtype=discrete_dtype, name="action")
+    space = action_space(arrays)
+    return specs.BoundedArray(space.shape, np.float32, space.low, space.high, name="action")

@@ -10,9 +10,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from rlpool.pool_owner import PoolOwner
-from rlpool.registry import EnvSpec, seeds_for
-
-from rlpool.registry import AUTORESET_MODES
+from rlpool.registry import AUTORESET_MODES, EnvSpec, seeds_for
 
 # "NextStep" -> AutoresetMode.NEXT_STEP, and so on: gymnasium's enum in the engine's spelling.
 _MODES = {name: AutoresetMode[re.sub(r"(?<!^)([A-Z])", r"_\1", name).upper()] for name in AUTORESET_MODES}
@@ -85,14 +83,14 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
         """Step every env (sync mode), or ``env_id`` then wait for a batch (``send`` + ``recv``)."""
         result = self._pool.step(actions, env_id)
         if self._same_step:
-            _unpack_final(result)
+            unpack_final(result)
         return result
 
     def recv(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the next ``batch_size`` results, in the order the envs finished."""
         result = self._pool.recv()
         if self._same_step:
-            _unpack_final(result)
+            unpack_final(result)
         return result
 
     def close_extras(self, **kwargs: Any) -> None:
@@ -103,8 +101,13 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
         return f"GymnasiumVectorEnv({self.spec.id}, num_envs={self.num_envs}, batch_size={self.batch_size})"
 
 
-def _unpack_final(result: tuple) -> None:
-    """SameStep: turn the engine's final-row buffers into gymnasium's ``final_obs``/``final_info``."""
+def unpack_final(result: tuple) -> None:
+    """SameStep: turn the engine's final-row buffers into gymnasium's ``final_obs``/``final_info``, in place.
+
+    ``result`` is a pool's ``(obs, reward, terminated, truncated, info)`` from a
+    "SameStep" pool. ``info["_rlpool_final"]`` is removed and, when an episode ended,
+    gymnasium's ``final_obs``/``_final_obs``/``final_info``/``_final_info`` entries are added.
+    """
     _, _, terminated, truncated, info = result
     final_obs, final_info = info.pop("_rlpool_final")
     done = terminated | truncated

@@ -8,14 +8,33 @@ from rlpool.registry import EnvSpec
 
 
 class PoolOwner:
-    """Owns one C++ pool built from an ``EnvSpec``; the gymnasium, dm and gym faces derive from it."""
+    """Owns one C++ pool built from an ``EnvSpec``; every API face derives from it.
 
-    def _init_pool(self, spec: EnvSpec) -> None:
+    The gymnasium, gym and dm faces, the EnvPool layer's pools and the SB3 ``VecEnv``
+    build their pool with ``_init_pool`` and tear it down with ``_close_pool`` (both
+    for subclasses); ``send``, ``async_reset``, ``get_state`` and ``set_state`` are
+    the same for every face.
+    """
+
+    spec: Any
+    config: Any
+    num_envs: int
+    batch_size: int
+    _pool: Any
+
+    def _init_pool(self, spec: EnvSpec, *, export_discount: bool = False) -> None:
+        """Build the pool ``spec`` describes; sets ``spec``, ``config``, ``num_envs`` and ``batch_size``.
+
+        ``export_discount`` makes results carry the env's own discount
+        (``info["_rlpool_discount"]``) for the dm faces' ``StepTypes``.
+        """
         self.spec = spec
         self.config = spec.config
         self._pool = spec.new_pool()
-        self.num_envs: int = spec.config["num_envs"]
-        self.batch_size: int = spec.config["batch_size"]
+        if export_discount:
+            self._pool.export_discount = True
+        self.num_envs = spec.config["num_envs"]
+        self.batch_size = spec.config["batch_size"]
 
     def send(self, action: Any, env_id: Any = None) -> None:
         """Queue one action per env in ``env_id`` (default: all envs) and return at once."""
@@ -34,5 +53,6 @@ class PoolOwner:
         self._pool.set_state(env_id, state)
 
     def _close_pool(self) -> None:
+        """Stop the worker threads; calling it again (or after a failed ``_init_pool``) does nothing."""
         if hasattr(self, "_pool") and not self._pool.closed:  # no _pool when __init__ failed
             self._pool.close()

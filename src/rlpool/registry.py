@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from rlpool import _rlpool_core as _core
+from rlpool.arrays import Arrays
 
 AUTORESET_MODES: tuple[str, ...] = _core.AUTORESET_MODES
 MAX_ENVS = 1 << 20
@@ -135,7 +136,8 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
     raise TypeError(f"option {name!r} must be of type {type(default).__name__}, got {value!r}")
 
 
-def _check_int(name: str, value: Any, low: int, high: int = 2**31 - 1) -> int:
+def check_int(name: str, value: Any, low: int, high: int = 2**31 - 1) -> int:
+    """``value`` as an int if it is an int (not a bool) in ``[low, high]``; else a TypeError or ValueError naming it."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an int, got {value!r}")
     if not low <= value <= high:
@@ -162,7 +164,8 @@ def seeds_for(seed: Any, num_envs: int) -> list[int]:
 class EnvSpec:
     """A task with every option resolved: what ``make_spec`` returns and each env carries.
 
-    ``config`` holds all options (pool and env) by EnvPool's names; the
+    ``config`` holds all options (pool and env) by EnvPool's names; ``arrays``
+    describes the env's arrays (``rlpool.arrays.Arrays``); the
     ``observation_space``/``action_space`` properties are the single-env spaces.
     """
 
@@ -179,20 +182,20 @@ class EnvSpec:
         if unknown:
             raise ValueError(f"unknown option(s) {unknown} for {task_id}; valid options: {sorted(valid)}")
         pool = {k: kwargs.get(k, v) for k, v in POOL_OPTIONS.items()}
-        num_envs = _check_int("num_envs", pool["num_envs"], 1, MAX_ENVS)
-        batch_size = num_envs if pool["batch_size"] in (None, 0) else _check_int("batch_size", pool["batch_size"], 1)
+        num_envs = check_int("num_envs", pool["num_envs"], 1, MAX_ENVS)
+        batch_size = num_envs if pool["batch_size"] in (None, 0) else check_int("batch_size", pool["batch_size"], 1)
         if batch_size > num_envs:
             raise ValueError(f"batch_size={batch_size} must be <= num_envs={num_envs}")
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
         num_threads = (
             min(batch_size, cores)
             if pool["num_threads"] in (None, 0)
-            else _check_int("num_threads", pool["num_threads"], 1, MAX_THREADS)
+            else check_int("num_threads", pool["num_threads"], 1, MAX_THREADS)
         )
         max_steps = (
             t.max_episode_steps
             if pool["max_episode_steps"] is None
-            else _check_int("max_episode_steps", pool["max_episode_steps"], 1)
+            else check_int("max_episode_steps", pool["max_episode_steps"], 1)
         )
         mode = pool["autoreset_mode"]
         mode = getattr(mode, "name", mode)  # accept gymnasium.vector.AutoresetMode
@@ -203,7 +206,7 @@ class EnvSpec:
             raise ValueError(f"autoreset_mode must be one of {AUTORESET_MODES}, got {pool['autoreset_mode']!r}")
         if pool["max_num_players"] != 1:
             raise ValueError("max_num_players must be 1: rlpool's envs are single-player")
-        offset = _check_int("thread_affinity_offset", pool["thread_affinity_offset"], -1)
+        offset = check_int("thread_affinity_offset", pool["thread_affinity_offset"], -1)
         if not isinstance(pool["gym_reset_return_info"], (bool, np.bool_)):
             raise TypeError(f"gym_reset_return_info must be a bool, got {pool['gym_reset_return_info']!r}")
         threshold = pool["reward_threshold"]
@@ -227,7 +230,8 @@ class EnvSpec:
             "gym_reset_return_info": bool(pool["gym_reset_return_info"]),
             "reward_threshold": t.reward_threshold if pool["reward_threshold"] is None else pool["reward_threshold"],
         }
-        self.raw = _core.env_spec(t.env_type, env_config)
+        self.arrays = Arrays.from_core(_core.env_spec(t.env_type, env_config))
+        """The arrays the task's env writes (observation, action, info), typed; every API face reads these."""
 
     @property
     def reward_threshold(self) -> float | None:
@@ -244,14 +248,14 @@ class EnvSpec:
         """Single-env gymnasium observation space."""
         from rlpool.spaces import observation_space
 
-        return observation_space(self.raw)
+        return observation_space(self.arrays)
 
     @property
     def action_space(self) -> Any:
         """Single-env gymnasium action space."""
         from rlpool.spaces import action_space
 
-        return action_space(self.raw)
+        return action_space(self.arrays)
 
     def describe(self) -> str:
         """A readable description of the task: spaces, reward, episode end and every option with its doc."""

@@ -37,8 +37,9 @@ import numpy as np
 
 import rlpool
 from rlpool.dm_steps import StepTypes
-from rlpool.gymnasium_env import GymnasiumVectorEnv, _unpack_final
-from rlpool.registry import MAX_ENVS, _check_int
+from rlpool.gymnasium_env import GymnasiumVectorEnv, unpack_final
+from rlpool.pool_owner import PoolOwner
+from rlpool.registry import MAX_ENVS, check_int
 from rlpool.registry import EnvSpec as RlpoolEnvSpec
 
 __all__ = [
@@ -127,7 +128,7 @@ def resolve_spec(
     base_path = opts.pop("base_path", _BASE_PATH)
     if not isinstance(base_path, str):
         raise TypeError(f"base_path must be a str, got {base_path!r}")
-    num_envs = _check_int("num_envs", opts.get("num_envs", 1), 1, MAX_ENVS)
+    num_envs = check_int("num_envs", opts.get("num_envs", 1), 1, MAX_ENVS)
     seed, env_seed, pool_seed = _resolve_seeds(opts.pop("seed", 42), opts.pop("env_seed", None), num_envs)
     return_info = opts.pop("gym_reset_return_info", return_info_default)
     if not isinstance(return_info, (bool, np.bool_)):
@@ -152,7 +153,8 @@ def resolve_spec(
         "gym_reset_return_info": bool(return_info),
         "max_episode_steps": c["max_episode_steps"],
         "reward_threshold": c["reward_threshold"],
-        **rl.env_config,
+        # Options named "_..." are fixed at registration (e.g. a Python env's compiled functions): not config.
+        **{k: v for k, v in rl.env_config.items() if not k.startswith("_")},
         "autoreset_mode": c["autoreset_mode"],
     }
     if rl.task.env_type == "Atari":
@@ -258,25 +260,21 @@ class EnvSpec:
         """dm_env specs of the ``State`` namedtuple: ``env_id``, ``players``, observation and info entries."""
         from dm_env import specs
 
-        from rlpool.dm_env_adapter import _spec
+        from rlpool.dm_env_adapter import dm_spec
 
-        raw = self.rlpool_spec.raw
+        arrays = self.rlpool_spec.arrays
         i32 = np.iinfo(np.int32)
         env_id = specs.BoundedArray((), np.int32, i32.min, i32.max, name="env_id")
         fields: dict[str, Any] = {"env_id": env_id, "players": _namedtuple("players", ("env_id",))(env_id)}
-        for a in raw["obs"] + raw["info"]:
-            fields[a["name"]] = _spec(a)
+        for a in arrays.obs + arrays.info:
+            fields[a.name] = dm_spec(a)
         return _namedtuple("State", tuple(fields))(**fields)
 
     def action_spec(self) -> Any:
         """dm_env action spec: int32 ``DiscreteArray`` or float32 ``BoundedArray``, as EnvPool's."""
-        from dm_env import specs
+        from rlpool.dm_env_adapter import dm_action_spec
 
-        a = self.rlpool_spec.raw["action"]
-        if a["dtype"] == "int64":
-            return specs.DiscreteArray(int(a["high"][0]) + 1, dtype=np.int32, name="action")
-        space = self.action_space
-        return specs.BoundedArray(space.shape, np.float32, space.low, space.high, name="action")
+        return dm_action_spec(self.rlpool_spec.arrays, np.int32)
 
     def __repr__(self) -> str:
         body = ", ".join(f"{k}={v!r}" for k, v in self.config_dict.items())
@@ -373,13 +371,9 @@ class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
         """Step every env (sync), or send ``env_id``'s actions and receive the next batch (async)."""
         result = self._pool.step(action, env_id)
         if self._same_step:
-            _unpack_final(result)
+            unpack_final(result)
         obs, reward, terminated, truncated, info = result
         return obs, reward.astype(np.float32), terminated, truncated, envpool_info(info)
-
-    def send(self, action: Any, env_id: Any = None) -> None:
-        """Queue one action per env in ``env_id`` (default: all envs) and return at once."""
-        self._pool.send(action, env_id)
 
     def recv(self, reset: bool = False, return_info: bool = True) -> Any:
         """Wait for the next batch; ``reset=True`` returns ``(obs, info)`` as EnvPool's does."""
@@ -392,12 +386,12 @@ class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
 
     def _to(self, result: tuple) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if self._same_step:
-            _unpack_final(result)
+            unpack_final(result)
         obs, reward, terminated, truncated, info = result
         return obs, reward.astype(np.float32), terminated, truncated, envpool_info(info)
 
 
-class DMEnvPool(_EnvPoolMixin):
+class DMEnvPool(_EnvPoolMixin, PoolOwner):
     """EnvPool 1.x's dm_env pool over an rlpool pool: ``TimeStep`` batches.
 
     ``step_type`` is FIRST after a reset (including the autoreset step), LAST when an
@@ -415,15 +409,13 @@ class DMEnvPool(_EnvPoolMixin):
             raise ValueError("the dm_env API needs autoreset_mode='NextStep' (EnvPool's), "
                              f"got {spec.config_dict['autoreset_mode']!r}")
         self._dm_env = dm_env
+        self._init_pool(spec.rlpool_spec, export_discount=True)
         self._init_envpool(spec)
-        self._pool = spec.rlpool_spec.new_pool()
-        self._pool.export_discount = True
-        self.num_envs = spec.config.num_envs
-        self.batch_size = spec.config.batch_size
         self._step_types = StepTypes(self.num_envs)
-        raw = spec.rlpool_spec.raw
-        self._obs_names = [a["name"] for a in raw["obs"]]
-        self._info_names = [a["name"] for a in raw["info"]]
+        arrays = spec.rlpool_spec.arrays
+        self._obs_kind = arrays.obs_kind
+        self._obs_names = arrays.obs_names
+        self._info_names = arrays.info_names
         self._obs_spec = spec.observation_spec()
         self._State = type(self._obs_spec)
         self._Players = type(self._obs_spec.players)
@@ -447,17 +439,9 @@ class DMEnvPool(_EnvPoolMixin):
         """Step every env (sync), or send ``env_id``'s actions and receive the next batch (async)."""
         return self._timestep(self._pool.step(action, env_id))
 
-    def send(self, action: Any, env_id: Any = None) -> None:
-        """Queue one action per env in ``env_id`` (default: all envs) and return at once."""
-        self._pool.send(action, env_id)
-
     def recv(self, reset: bool = False, return_info: bool = True) -> Any:
         """Wait for the next ``batch_size`` results."""
         return self._timestep(self._pool.recv())
-
-    def async_reset(self) -> None:
-        """Start resetting every env; collect the first TimeSteps with ``recv()``."""
-        self._pool.async_reset()
 
     def observation_spec(self) -> Any:
         """Per-env specs of the ``State`` namedtuple."""
@@ -477,8 +461,7 @@ class DMEnvPool(_EnvPoolMixin):
 
     def close(self) -> None:
         """Stop the worker threads; calling it again does nothing."""
-        if not self._pool.closed:
-            self._pool.close()
+        self._close_pool()
 
     def __enter__(self) -> DMEnvPool:
         return self
@@ -488,9 +471,9 @@ class DMEnvPool(_EnvPoolMixin):
 
     def _state(self, obs: Any, info: dict[str, Any]) -> Any:
         env_id = info["env_id"]
-        if isinstance(obs, dict):
+        if self._obs_kind == "dict":
             entries = [obs[name] for name in self._obs_names]
-        elif isinstance(obs, tuple):
+        elif self._obs_kind == "tuple":
             entries = list(obs)
         else:
             entries = [obs]

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 import rlpool
+from rlpool.pool_owner import PoolOwner
 from rlpool.registry import seeds_for
 
 try:
@@ -35,7 +36,7 @@ __all__ = ["RlpoolVecEnv"]
 _SHARED_ATTRIBUTES = ("render_mode", "observation_space", "action_space", "spec", "metadata", "reward_range")
 
 
-class RlpoolVecEnv(VecEnv):
+class RlpoolVecEnv(PoolOwner, VecEnv):
     """An rlpool pool of ``num_envs`` copies of ``task_id`` as a Stable-Baselines3 ``VecEnv``.
 
     ``options`` are rlpool's pool and task options (``num_threads``,
@@ -48,16 +49,16 @@ class RlpoolVecEnv(VecEnv):
         for name in ("batch_size", "autoreset_mode"):
             if name in options:
                 raise ValueError(f"{name} is fixed for SB3 (sync, same-step autoreset); do not pass it")
-        self.spec = rlpool.make_spec(task_id, num_envs=num_envs, seed=seed, autoreset_mode="SameStep", **options)
-        raw = self.spec.raw
-        if raw["obs_kind"] == "tuple":
+        spec = rlpool.make_spec(task_id, num_envs=num_envs, seed=seed, autoreset_mode="SameStep", **options)
+        arrays = spec.arrays
+        if arrays.obs_kind == "tuple":
             raise ValueError(f"{task_id} has a Tuple observation space, which Stable-Baselines3 does not support")
-        self._info_names = [a["name"] for a in raw["info"]]
-        self._discrete = raw["action"]["dtype"] == "int64"
+        self._info_names = arrays.info_names
+        self._discrete = arrays.discrete_action
         self._env_attrs: list[dict[str, Any]] = [{} for _ in range(num_envs)]
         self._actions: Any = None
-        self._pool = self.spec.new_pool()
-        super().__init__(num_envs, self.spec.observation_space, self.spec.action_space)
+        self._init_pool(spec)
+        super().__init__(num_envs, spec.observation_space, spec.action_space)
 
     # ------------------------------------------------------------------ stepping
 
@@ -112,8 +113,7 @@ class RlpoolVecEnv(VecEnv):
 
     def close(self) -> None:
         """Stop the worker threads; calling it again does nothing."""
-        if not self._pool.closed:
-            self._pool.close()
+        self._close_pool()
 
     # ------------------------------------------------------------------ attributes and methods
 
@@ -134,9 +134,9 @@ class RlpoolVecEnv(VecEnv):
         """Call ``get_state``/``set_state``/``get_wrapper_attr`` on each env in ``indices``."""
         ids = list(self._get_indices(indices))
         if method_name == "get_state":
-            return [self._pool.get_state(i) for i in ids]
+            return [self.get_state(i) for i in ids]
         if method_name == "set_state":
-            return [self._pool.set_state(i, *method_args, **method_kwargs) for i in ids]
+            return [self.set_state(i, *method_args, **method_kwargs) for i in ids]
         if method_name == "get_wrapper_attr":
             return [self._env_attr(i, *method_args, **method_kwargs) for i in ids]
         raise AttributeError(

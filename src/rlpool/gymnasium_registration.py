@@ -1,0 +1,42 @@
+"""rlpool's tasks in gymnasium's registry: ``gymnasium.make_vec("rlpool/<TaskId>", num_envs=...)``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+
+from rlpool.registry import list_all_envs
+
+
+def gymnasium_id(task_id: str) -> str:
+    """The gymnasium id of rlpool task ``task_id``: ``"rlpool/<task_id>"``."""
+    return f"rlpool/{task_id}"
+
+
+def register_with_gymnasium(task_id: str) -> None:
+    """Make ``task_id`` reachable as ``gymnasium.make_vec("rlpool/<task_id>", num_envs=..., **options)``.
+
+    The vector entry point builds ``rlpool.make_gymnasium(task_id, num_envs=num_envs, **options)``.
+    Does nothing if the id is registered already. Call it after ``rlpool.registry.register``
+    for a task registered after ``import rlpool`` (as ``rlpool.python_env`` does).
+    """
+    gym_id = gymnasium_id(task_id)
+    if gym_id not in gymnasium.registry:
+        gymnasium.register(id=gym_id, vector_entry_point=_vector_entry_point(task_id))
+
+
+def register_all_with_gymnasium() -> None:
+    """``register_with_gymnasium`` for every registered task (``import rlpool`` does it once)."""
+    for task_id in list_all_envs():
+        register_with_gymnasium(task_id)
+
+
+def _vector_entry_point(task_id: str) -> Callable[..., Any]:
+    def create(num_envs: int = 1, **kwargs: Any) -> Any:
+        from rlpool import make_gymnasium  # at call time: rlpool imports this module
+
+        return make_gymnasium(task_id, num_envs=num_envs, **kwargs)
+
+    return create
