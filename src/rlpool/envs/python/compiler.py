@@ -182,8 +182,13 @@ def _write_once(path: Path, text: str) -> None:
 
 
 def _load_module(path: Path, name: str) -> pytypes.ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
+    """Import the wrapper at ``path`` as ``name``: a fresh module each time, never one left in ``sys.modules``.
+
+    A module of that name is left only by an earlier attempt that failed (a
+    registered task id cannot be registered again), and reusing it would
+    reuse its jitted bodies: their failed compilations (numba keeps those)
+    and the user's functions frozen into them, which may since have changed.
+    """
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
