@@ -3,8 +3,8 @@
 ``compile_task`` writes the task's wrapper module (``codegen.wrapper_source``)
 into ``cache_dir()`` under a name keyed by everything the compiled code
 depends on (the wrapper's text, the numba and numpy versions, this package's
-own sources, and the source files and module names of ``reset``, ``step`` and
-the functions they call), imports it and has numba compile its entries with
+own sources, the qualified names of ``reset`` and ``step``, and the source
+files and module names of those and of the functions they call), imports it and has numba compile its entries with
 ``cfunc(cache=True)``, so a second process loads the compiled code instead of
 compiling. When a function's source cannot be tracked (no source file, or a
 module not importable by its name) or the cache directory is not writable,
@@ -85,7 +85,9 @@ def compile_task(t: PythonTask, cache: bool) -> None:
         found = _source_files(fn)
         files = None if found is None or files is None else files | found
     key = hashlib.sha256()
-    for part in (source, numba.__version__, np.__version__, str(WRAPPER_VERSION)):
+    # Which functions are reset and step: the same files may hold others (reset_easy, reset_hard).
+    roles = f"reset={t.reset.__module__}.{t.reset.__qualname__} step={t.step.__module__}.{t.step.__qualname__}"
+    for part in (source, roles, numba.__version__, np.__version__, str(WRAPPER_VERSION)):
         key.update(part.encode() + b"\0")
     for own in sorted(_PACKAGE_DIR.glob("*.py")):  # this package's code, the numba extensions included
         key.update(own.read_bytes())
