@@ -38,6 +38,7 @@ from rlpool.envs.python.codegen import WRAPPER_VERSION, wrapper_source
 from rlpool.envs.python.declare import PythonTask
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
+_RLPOOL_DIR = os.path.realpath(_PACKAGE_DIR.parents[1]) + os.sep
 
 
 class CompileError(Exception):
@@ -294,7 +295,8 @@ def _compile_module(t: PythonTask, module: pytypes.ModuleType, cache: bool) -> N
                 except Exception as e:  # a cache entry numba could not load: compile afresh
                     if not cache:
                         raise
-                    warnings.warn(f"{t.task_id}: ignoring its cached code ({type(e).__name__}: {e})", stacklevel=4)
+                    message = f"{t.task_id}: ignoring its cached code ({type(e).__name__}: {e})"
+                    warnings.warn(message, stacklevel=_user_stacklevel())
                     cache = False
                     compiled.append(numba.cfunc(module.SIGNATURE, cache=False)(entry))
             except NumbaError as e:
@@ -310,3 +312,12 @@ def _compile_module(t: PythonTask, module: pytypes.ModuleType, cache: bool) -> N
     t.compile_seconds = time.perf_counter() - start
     t.cache_hit = cache and all(c.cache_hits for c in compiled)
     t.compiled = compiled
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` for a warning its caller issues: the first frame outside rlpool (the user's call)."""
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and os.path.realpath(frame.f_code.co_filename).startswith(_RLPOOL_DIR):
+        level += 1
+        frame = frame.f_back
+    return level
