@@ -1,0 +1,139 @@
+"""Registering Python-written tasks: ``register``, the table of registered tasks, ``task_info``.
+
+``register`` declares a task (``declare``), compiles it (``compiler``), then
+registers it with rlpool's registry as the C++ env type ``NumbaEnv``, whose
+private options carry the addresses of the two compiled functions and the
+task's ``_spec`` text, and with gymnasium as ``rlpool/<task_id>``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rlpool import registry
+from rlpool.envs.python.compiler import compile_task
+from rlpool.envs.python.declare import PythonTask, declare_task
+
+_TASKS: dict[str, PythonTask] = {}
+_LOCK = threading.RLock()
+
+
+def task_info(task_id: str) -> PythonTask:
+    """The ``PythonTask`` registered as ``task_id`` by ``register``."""
+    try:
+        return _TASKS[task_id]
+    except KeyError:
+        raise ValueError(f"{task_id!r} is not a Python-written task; those are: {sorted(_TASKS)}") from None
+
+
+def register(
+    task_id: str,
+    *,
+    obs: Any,
+    action: Any,
+    state: Any,
+    max_episode_steps: int,
+    reset: Callable[..., Any] | None = None,
+    step: Callable[..., Any] | None = None,
+    info: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+    reward_threshold: float | None = None,
+    cache: bool = True,
+) -> Any:
+    """Compile ``reset``/``step`` with numba and register ``task_id`` for ``rlpool.make``.
+
+    Used as a class decorator (the class's ``reset`` and ``step``, static
+    methods, are taken; the class is returned unchanged) or called with
+    ``reset=`` and ``step=`` (returns the ``PythonTask``).
+
+    Args:
+        task_id: the id ``rlpool.make`` takes (also ``gymnasium.make_vec("rlpool/<id>")``).
+        obs: the single-env observation space: a gymnasium Box, Discrete or
+            MultiBinary, or a Dict / Tuple of those.
+        action: a Discrete (from 0) or 1-D Box action space.
+        state: the env's state: a shape (float64), a numpy array (its dtype and
+            shape), or a dict of those (a namedtuple of arrays).
+        max_episode_steps: truncation limit (``make(..., max_episode_steps=)`` overrides it).
+        reset: ``reset(...)`` writing the first observation; takes any of
+            ``state, obs, info, rng, params`` by name.
+        step: ``step(...) -> (reward, terminated)``; takes any of
+            ``state, action, obs, info, rng, params`` by name.
+        info: extra per-step info entries: name -> Box/Discrete/MultiBinary or
+            numpy array template; they appear in ``info[name]``.
+        options: the task's own options, name -> default (bool, int or float),
+            passed as ``params``; ``make(task_id, name=value)`` overrides them.
+        reward_threshold: the return at which the task counts as solved.
+        cache: keep the compiled code on disk for the next process.
+
+    Raises:
+        CompileError: numba cannot compile a function (numba's message, with
+            the file and line it points at).
+        ValueError, TypeError: a declaration is invalid (the message names it).
+
+    """
+    if reset is not None or step is not None:
+        if reset is None or step is None:
+            raise TypeError("pass both reset= and step=, or decorate a class that defines both")
+        return _register(task_id, reset, step, obs, action, state, info, options, max_episode_steps,
+                         reward_threshold, cache)
+
+    def decorate(cls: Any) -> Any:
+        missing = [name for name in ("reset", "step") if name not in vars(cls)]
+        if missing:
+            raise TypeError(f"{getattr(cls, '__name__', cls)!r} must define {' and '.join(missing)}")
+        _register(task_id, vars(cls)["reset"], vars(cls)["step"], obs, action, state, info, options,
+                  max_episode_steps, reward_threshold, cache)
+        return cls
+
+    return decorate
+
+
+def _register(
+    task_id: str,
+    reset: Any,
+    step: Any,
+    obs: Any,
+    action: Any,
+    state: Any,
+    info: Mapping[str, Any] | None,
+    options: Mapping[str, Any] | None,
+    max_episode_steps: int,
+    reward_threshold: float | None,
+    cache: bool,
+) -> PythonTask:
+    t = declare_task(task_id, reset, step, obs, action, state, info, options, max_episode_steps)
+    with _LOCK:
+        compile_task(t, cache)
+        reset_cf, step_cf = t.compiled
+        registry.register(
+            task_id,
+            "NumbaEnv",
+            max_episode_steps=int(max_episode_steps),
+            reward_threshold=reward_threshold,
+            task_options=t.options,
+            _reset_fn=int(reset_cf.address),
+            _step_fn=int(step_cf.address),
+            _spec=t.spec_text,
+        )
+        _TASKS[task_id] = t
+    _gymnasium_register(task_id)
+    return t
+
+
+def _gymnasium_register(task_id: str) -> None:
+    """Make ``task_id`` reachable as ``gymnasium.make_vec("rlpool/<task_id>")``."""
+    # TODO(merge): call the shared registration function (it duplicates rlpool/__init__.py's loop body).
+    import gymnasium
+
+    gym_id = f"rlpool/{task_id}"
+    if gym_id in gymnasium.registry:
+        return
+
+    def create(num_envs: int = 1, **kwargs: Any) -> Any:
+        import rlpool
+
+        return rlpool.make_gymnasium(task_id, num_envs=num_envs, **kwargs)
+
+    gymnasium.register(id=gym_id, vector_entry_point=create)
