@@ -15,6 +15,7 @@ from typing import Any
 from rlpool import registry
 from rlpool.envs.python.compiler import compile_task
 from rlpool.envs.python.declare import PythonTask, declare_task
+from rlpool.gymnasium_registration import register_with_gymnasium
 
 _TASKS: dict[str, PythonTask] = {}
 _LOCK = threading.RLock()
@@ -118,22 +119,5 @@ def _register(
             _spec=t.spec_text,
         )
         _TASKS[task_id] = t
-    _gymnasium_register(task_id)
+    register_with_gymnasium(task_id)
     return t
-
-
-def _gymnasium_register(task_id: str) -> None:
-    """Make ``task_id`` reachable as ``gymnasium.make_vec("rlpool/<task_id>")``."""
-    # TODO(merge): call the shared registration function (it duplicates rlpool/__init__.py's loop body).
-    import gymnasium
-
-    gym_id = f"rlpool/{task_id}"
-    if gym_id in gymnasium.registry:
-        return
-
-    def create(num_envs: int = 1, **kwargs: Any) -> Any:
-        import rlpool
-
-        return rlpool.make_gymnasium(task_id, num_envs=num_envs, **kwargs)
-
-    gymnasium.register(id=gym_id, vector_entry_point=create)

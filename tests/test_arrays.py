@@ -1,0 +1,50 @@
+"""The typed spec every API face reads (rlpool.arrays): built once from the engine's description."""
+
+import numpy as np
+import pytest
+
+import rlpool
+from rlpool.arrays import Arrays, ArraySpec
+
+
+def _entry(name="obs", dtype="float32", shape=(2,), low=(), high=()):
+    return {"name": name, "dtype": dtype, "shape": shape, "low": list(low), "high": list(high)}
+
+
+def _core(obs, kind, action=None):
+    action = action or _entry("action", "int64", (), [0], [3])
+    return {"obs": obs, "obs_kind": kind, "action": action, "info": [], "has_discount": False}
+
+
+def test_bounds_broadcast_and_unbounded_entries_are_infinite() -> None:
+    a = ArraySpec.from_core(_entry(shape=(2, 3), low=[-1.0], high=[1, 2, 3, 4, 5, 6]))
+    assert a.bounded and a.low.shape == (2, 3) and (a.low == -1).all()
+    assert a.high[1, 2] == 6 and not a.high.flags.writeable
+    b = ArraySpec.from_core(_entry())
+    assert not b.bounded and np.isneginf(b.low).all() and np.isposinf(b.high).all()
+
+
+def test_the_kind_is_read_never_inferred() -> None:
+    one = [_entry("obs")]
+    assert Arrays.from_core(_core(one, "dict")).obs_kind == "dict"  # one entry named obs can still be a dict
+    with pytest.raises(ValueError, match="exactly one"):
+        Arrays.from_core(_core([_entry("a"), _entry("b")], "array"))
+    with pytest.raises(ValueError, match="unknown obs_kind"):
+        Arrays.from_core(_core(one, "list"))
+    with pytest.raises(ValueError, match="unknown dtype"):
+        ArraySpec.from_core(_entry(dtype="float16"))
+
+
+def test_every_task_has_typed_arrays_matching_its_spaces() -> None:
+    for task_id in rlpool.list_all_envs():
+        spec = rlpool.make_spec(task_id)
+        arrays = spec.arrays
+        space = spec.observation_space
+        if arrays.obs_kind == "array":
+            assert space.dtype == arrays.obs[0].dtype and space.shape == arrays.obs[0].shape, task_id
+        else:
+            assert len(space.spaces) == len(arrays.obs), task_id
+        if arrays.discrete_action:
+            assert spec.action_space.n == arrays.num_actions, task_id
+        else:
+            assert spec.action_space.shape == arrays.action.shape, task_id
