@@ -538,3 +538,21 @@ def test_refused_reset_does_not_reseed():
     a = env.reset(seed=None)
     b = twin.reset(seed=None)
     np.testing.assert_array_equal(a[0], b[0])
+
+
+@pytest.mark.parametrize(
+    "typo, meant",
+    [("Cartpole-v1", "CartPole-v1"), ("ALE/Pong-v5", "Pong-v5"), ("Pong-v4", "Pong-v5"),
+     ("HalfCheeta-v5", "HalfCheetah-v5"), ("Humanoid-v3", "Humanoid-v5")],
+)
+def test_unknown_task_id_suggests_what_was_meant(typo: str, meant: str) -> None:
+    with pytest.raises(ValueError) as e:
+        rlpool.make(typo)
+    message = str(e.value)
+    assert f"did you mean {meant!r}" in message
+    assert "rlpool list" in message and len(message) < 300  # not every id
+
+
+def test_unknown_task_id_without_a_likely_match_says_how_to_list() -> None:
+    with pytest.raises(ValueError, match=r"unknown task id 'Xyzzy-v0' \(rlpool.list_all_envs\(\)"):
+        rlpool.make_spec("Xyzzy-v0")

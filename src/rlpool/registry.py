@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,11 +94,52 @@ def list_all_envs() -> list[str]:
 
 
 def task(task_id: str) -> TaskSpec:
-    """The registered task ``task_id``; raises a ValueError listing valid ids if unknown."""
+    """The registered task ``task_id``; an unknown id raises a ValueError that suggests the likely ones."""
     try:
         return _TASKS[task_id]
-    except KeyError:
-        raise ValueError(f"unknown task id {task_id!r}; valid ids: {', '.join(list_all_envs())}") from None
+    except (KeyError, TypeError):
+        raise ValueError(unknown_task_message(task_id)) from None
+
+
+def _base_name(task_id: str) -> str:
+    """``"ALE/Pong-v4"`` -> ``"pong"``: the name without namespace, version or case, for suggestions."""
+    return re.sub(r"-v\d+$", "", task_id.rsplit("/", 1)[-1]).lower()
+
+
+def suggest_task_ids(task_id: str, limit: int = 3) -> list[str]:
+    """Registered ids ``task_id`` probably meant.
+
+    The same name in another case, namespace or version first (the same version, then the newest), else
+    close spellings.
+    """
+    if not isinstance(task_id, str):
+        return []
+    known = list_all_envs()
+    base = _base_name(task_id)
+    same_name = [k for k in known if _base_name(k) == base]
+    if same_name:
+        version = re.search(r"-v\d+$", task_id)
+        wanted = version.group() if version else None
+
+        def rank(k: str) -> tuple[bool, int]:
+            number = re.search(r"(\d+)$", k)
+            return (not (wanted and k.endswith(wanted)), -int(number.group(1)) if number else 0)
+
+        same_name.sort(key=rank)
+        return same_name[:limit]
+    by_lower = {k.lower(): k for k in known}
+    close = difflib.get_close_matches(task_id.rsplit("/", 1)[-1].lower(), list(by_lower), n=limit, cutoff=0.75)
+    return [by_lower[c] for c in close]
+
+
+def unknown_task_message(task_id: object) -> str:
+    """The error for an unknown task id: what was probably meant and how to list every id."""
+    guesses = suggest_task_ids(task_id) if isinstance(task_id, str) else []
+    hint = f"; did you mean {' or '.join(map(repr, guesses))}?" if guesses else ""
+    return (
+        f"unknown task id {task_id!r}{hint} "
+        f"(rlpool.list_all_envs() or `rlpool list` shows all {len(_TASKS)} task ids)"
+    )
 
 
 @dataclass(frozen=True)
