@@ -93,6 +93,52 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
             unpack_final(result)
         return result
 
+    # gymnasium's per-env attribute calls. Every env of a pool is configured alike, so an attribute
+    # is the same value repeated per env; options are fixed at creation and cannot be set per env.
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """The attribute ``name`` of each env, as gymnasium's ``VectorEnv.get_attr``.
+
+        Names: the task's options and pool options (``make_spec(task).config`` keys), ``spec``,
+        ``observation_space``/``action_space`` (single-env spaces), ``render_mode``, ``metadata``,
+        ``max_episode_steps``, ``reward_threshold``.
+        """
+        return (self._env_attr(name),) * self.num_envs
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Call method ``name`` on each env (or get attribute ``name``), as gymnasium's ``VectorEnv.call``.
+
+        Methods: ``get_state`` (each env's state bytes). Anything ``get_attr`` knows is returned as it is.
+        """
+        if name == "get_state":
+            if args or kwargs:
+                raise TypeError("call('get_state') takes no arguments")
+            return tuple(self.get_state(i) for i in range(self.num_envs))
+        return self.get_attr(name)
+
+    def set_attr(self, name: str, values: Any) -> None:
+        """Refused: a pool's envs share one configuration fixed at creation (make a new pool instead)."""
+        raise AttributeError(
+            f"cannot set {name!r} on the envs of an rlpool pool: options are fixed when the pool is made and "
+            f"shared by all its envs; pass {name}=... to rlpool.make (or gymnasium.make_vec) instead"
+        )
+
+    def _env_attr(self, name: str) -> Any:
+        per_env = {
+            "spec": self.spec,
+            "observation_space": self.single_observation_space,
+            "action_space": self.single_action_space,
+            "render_mode": self.render_mode,
+            "metadata": self.metadata,
+        }
+        if name in per_env:
+            return per_env[name]
+        # Options from self.config, not self.spec: gymnasium.make_vec replaces `spec` with its own EnvSpec.
+        if name in self.config:
+            return self.config[name]
+        raise AttributeError(
+            f"the envs of this pool have no attribute {name!r}; known: {sorted(set(per_env) | set(self.config))}"
+        )
+
     def close_extras(self, **kwargs: Any) -> None:
         """Stop the worker threads."""
         self._close_pool()

@@ -16,21 +16,34 @@ def gymnasium_id(task_id: str) -> str:
 
 
 def register_with_gymnasium(task_id: str) -> None:
-    """Make ``task_id`` reachable as ``gymnasium.make_vec("rlpool/<task_id>", num_envs=..., **options)``.
+    """Make ``task_id`` reachable as ``gymnasium.make("rlpool/<task_id>")`` and ``gymnasium.make_vec``.
 
-    The vector entry point builds ``rlpool.make_gymnasium(task_id, num_envs=num_envs, **options)``.
+    ``gymnasium.make`` gives one env (``rlpool.single_env.SingleEnv``), so ``make_vec`` works in every
+    ``vectorization_mode`` and with ``wrappers``; its ``"vector_entry_point"`` mode builds
+    ``rlpool.make_gymnasium(task_id, num_envs=num_envs, **options)``.
     Does nothing if the id is registered already. Call it after ``rlpool.registry.register``
     for a task registered after ``import rlpool`` (as ``rlpool.python_env`` does).
     """
     gym_id = gymnasium_id(task_id)
     if gym_id not in gymnasium.registry:
-        gymnasium.register(id=gym_id, vector_entry_point=_vector_entry_point(task_id))
+        gymnasium.register(
+            id=gym_id, entry_point=_entry_point(task_id), vector_entry_point=_vector_entry_point(task_id)
+        )
 
 
 def register_all_with_gymnasium() -> None:
     """``register_with_gymnasium`` for every registered task (``import rlpool`` does it once)."""
     for task_id in list_all_envs():
         register_with_gymnasium(task_id)
+
+
+def _entry_point(task_id: str) -> Callable[..., Any]:
+    def create(**kwargs: Any) -> Any:
+        from rlpool.single_env import SingleEnv
+
+        return SingleEnv(task_id, **kwargs)
+
+    return create
 
 
 def _vector_entry_point(task_id: str) -> Callable[..., Any]:

@@ -1,0 +1,71 @@
+"""One env of a task with gymnasium's single-env API: what ``gymnasium.make("rlpool/<TaskId>")`` returns.
+
+It is a pool of one env (autoreset disabled, as a single gymnasium env does not reset itself), so it
+runs the same C++ env as the vector faces. It exists for gymnasium's own tooling: ``gymnasium.make``
+with wrappers, ``make_vec(..., vectorization_mode="sync" or "async")``, ``check_env``. For speed, use
+the vector face (``rlpool.make``), which steps many envs per call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from rlpool.pool_owner import PoolOwner
+from rlpool.registry import EnvSpec, seeds_for
+
+_FIXED = ("num_envs", "batch_size", "autoreset_mode")
+
+
+class SingleEnv(PoolOwner, gymnasium.Env):
+    """A single env of ``task_id``, built with the task's options (``seed`` sets its first seed)."""
+
+    metadata: dict[str, Any] = {"render_modes": []}
+
+    def __init__(self, task_id: str, render_mode: str | None = None, **options: Any) -> None:
+        if render_mode is not None:
+            raise ValueError(f"render_mode={render_mode!r} is not supported yet; only None")
+        fixed = sorted(set(options) & set(_FIXED))
+        if fixed:
+            raise ValueError(f"{fixed} are fixed for a single env (one env, autoreset disabled); do not pass them")
+        self._init_pool(EnvSpec(task_id, num_envs=1, autoreset_mode="Disabled", **options))
+        self.render_mode = None
+        self.observation_space = self.spec.observation_space
+        self.action_space = self.spec.action_space
+        self._kind = self.spec.arrays.obs_kind
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Start an episode; ``seed`` re-seeds the env (as gymnasium's ``reset(seed=...)``)."""
+        super().reset(seed=seed)
+        if options:
+            raise ValueError(f"unsupported reset options {sorted(options)}")
+        seed_ids, seeds = ([0], seeds_for(seed, 1)) if seed is not None else ([], [])
+        obs, info = self._pool.reset(None, seed_ids, seeds)
+        return self._row(obs), _info_row(info)
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """One step; after an episode ends, call ``reset()`` before stepping again."""
+        obs, reward, terminated, truncated, info = self._pool.step(np.asarray(action)[None])
+        return self._row(obs), float(reward[0]), bool(terminated[0]), bool(truncated[0]), _info_row(info)
+
+    def close(self) -> None:
+        """Stop the env's worker thread; calling it again does nothing."""
+        self._close_pool()
+
+    def _row(self, obs: Any) -> Any:
+        if self._kind == "dict":
+            return {k: _scalar(v[0]) for k, v in obs.items()}
+        if self._kind == "tuple":
+            return tuple(_scalar(v[0]) for v in obs)
+        return _scalar(obs[0])
+
+
+def _scalar(x: Any) -> Any:
+    # A numpy scalar of the native integer type (np.int64, not np.longlong), as gymnasium's checker expects.
+    return np.dtype(x.dtype.str).type(x) if isinstance(x, np.generic) else x
+
+
+def _info_row(info: dict[str, Any]) -> dict[str, Any]:
+    return {k: v[0] for k, v in info.items()}
