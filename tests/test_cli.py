@@ -16,7 +16,7 @@ PEERS = ["rlpool-sync", "rlpool-async", "gym-sync"]
 
 
 def test_help_runs_as_a_program():
-    for args in (["--help"], ["bench", "--help"]):
+    for args in (["--help"], ["list", "--help"], ["bench", "--help"]):
         proc = subprocess.run(
             [sys.executable, "-m", "rlpool.cli", *args], capture_output=True, text=True, timeout=60
         )
@@ -28,6 +28,31 @@ def test_help_runs_as_a_program():
 def test_list_prints_every_task(capsys):
     assert main(["list"]) == 0
     assert capsys.readouterr().out.split() == rlpool.list_all_envs()
+
+
+def test_list_options_describes_a_task(capsys):
+    assert main(["list", "--options", "CartPole-v1"]) == 0
+    out = capsys.readouterr().out
+    assert out == rlpool.make_spec("CartPole-v1").describe()
+    assert out.startswith("CartPole-v1  (env type CartPole)")
+    assert "sutton_barto_reward = False  (default)" in out
+    assert "after max_episode_steps = 500 steps" in out and "Reward threshold: 475" in out
+
+
+@pytest.mark.parametrize("task, hint", [("Cartpole-v1", "did you mean CartPole-v1"), ("NoSuchTask-v9", "rlpool list")])
+def test_list_options_of_an_unknown_task_fails(task, hint, capsys):
+    assert main(["list", "--options", task]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"unknown task id {task!r}" in captured.err and hint in captured.err
+
+
+def test_list_options_as_a_program():
+    proc = subprocess.run(
+        [sys.executable, "-m", "rlpool.cli", "list", "--options", "NoSuchTask-v9"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode != 0 and "unknown task id 'NoSuchTask-v9'" in proc.stderr
 
 
 def test_bench_writes_json_and_png(tmp_path, capsys):

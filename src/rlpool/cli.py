@@ -1,4 +1,4 @@
-"""The ``rlpool`` command: ``rlpool list`` and ``rlpool bench``."""
+"""The ``rlpool`` command: ``rlpool list`` (``--options TASK``: one task's reference) and ``rlpool bench``."""
 
 from __future__ import annotations
 
@@ -57,7 +57,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rlpool {rlpool.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    sub.add_parser("list", help="print every task id", description="Print every registered task id.")
+    listing = sub.add_parser(
+        "list",
+        help="print every task id, or one task's description",
+        description="Print every registered task id; with --options TASK, describe that task instead.",
+    )
+    listing.add_argument(
+        "--options",
+        metavar="TASK",
+        help="describe TASK: its spaces, reward, episode end and every option with its default and doc",
+    )
 
     bench = sub.add_parser(
         "bench",
@@ -127,7 +136,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _cmd_list() -> int:
+def _cmd_list(args: argparse.Namespace) -> int:
+    if args.options is not None:
+        from rlpool import reference
+
+        if args.options not in rlpool.list_all_envs():
+            print(f"rlpool list: error: {reference.unknown_task_message(args.options)}", file=sys.stderr)
+            return 2
+        print(reference.describe(rlpool.make_spec(args.options)), end="")
+        return 0
     for task_id in rlpool.list_all_envs():
         print(task_id)
     return 0
@@ -216,7 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "list":
-        return _cmd_list()
+        return _cmd_list(args)
     if args.command == "bench":
         return _cmd_bench(args, parser)
     parser.print_help()
