@@ -82,7 +82,7 @@ def test_bench_writes_json_and_png(tmp_path, capsys):
     png = (out / "bench.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and b"IEND" in png[-16:]
 
-    assert "steps/s" in printed and "vs gym-sync" in printed and "skipped rlpool-async" in printed
+    assert "steps/s" in printed and "(best rlpool mode)" in printed and "skipped rlpool-async" in printed
 
 
 def test_bench_no_plot(tmp_path, capsys):
