@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -39,7 +41,7 @@ def test_list_options_describes_a_task(capsys):
     assert "after max_episode_steps = 500 steps" in out and "Reward threshold: 475" in out
 
 
-@pytest.mark.parametrize("task, hint", [("Cartpole-v1", "did you mean CartPole-v1"), ("NoSuchTask-v9", "rlpool list")])
+@pytest.mark.parametrize("task, hint", [("Cartpole-v1", "did you mean 'CartPole-v1'"), ("NoSuchTask-v9", "rlpool list")])
 def test_list_options_of_an_unknown_task_fails(task, hint, capsys):
     assert main(["list", "--options", task]) == 2
     captured = capsys.readouterr()
@@ -130,3 +132,15 @@ def test_gym_task_id_ignores_rlpool_namespace():
     assert bench.gym_task_id("CartPole-v1") == "CartPole-v1"
     with pytest.raises(bench.PeerUnavailable, match="gymnasium does not know"):
         bench.gym_task_id("NoSuchTask-v9")
+
+
+def test_list_into_a_closed_pipe_exits_quietly() -> None:
+    # `rlpool list | head -1` where the reader has gone before rlpool writes: no traceback, exit 0.
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "rlpool.cli", "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    child.stdout.close()  # before the child has imported rlpool, so its first write finds no reader
+    stderr = child.stderr.read().decode()
+    assert child.wait(timeout=60) == 0, stderr
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -138,10 +139,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _cmd_list(args: argparse.Namespace) -> int:
     if args.options is not None:
-        from rlpool import reference
+        from rlpool import reference, registry
 
         if args.options not in rlpool.list_all_envs():
-            print(f"rlpool list: error: {reference.unknown_task_message(args.options)}", file=sys.stderr)
+            print(f"rlpool list: error: {registry.unknown_task_message(args.options)}", file=sys.stderr)
             return 2
         print(reference.describe(rlpool.make_spec(args.options)), end="")
         return 0
@@ -232,10 +233,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``rlpool`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "list":
-        return _cmd_list(args)
-    if args.command == "bench":
-        return _cmd_bench(args, parser)
+    try:
+        if args.command == "list":
+            return _cmd_list(args)
+        if args.command == "bench":
+            return _cmd_bench(args, parser)
+    except BrokenPipeError:
+        # The reader went away (`rlpool list | head -1`): stop quietly, as `ls | head` does. Point stdout at
+        # /dev/null so that the interpreter's final flush does not raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     parser.print_help()
     return 2
 

@@ -35,7 +35,15 @@ from typing import Any
 
 import numpy as np
 
-from rlpool.registry import AUTORESET_MODES, POOL_OPTIONS, EnvSpec, list_all_envs, option_docs, task
+from rlpool.registry import (
+    AUTORESET_MODES,
+    POOL_OPTIONS,
+    EnvSpec,
+    list_all_envs,
+    option_docs,
+    task,
+    unknown_task_message,
+)
 
 NO_LIMIT = 2**31 - 1
 """``max_episode_steps`` of tasks without a time limit (EnvPool's value)."""
@@ -734,13 +742,6 @@ def stale_pages(folder: str | Path) -> list[str]:
         for name, text in pages().items()
         if not (folder / name).is_file() or (folder / name).read_text(encoding="utf-8") != text
     ]
-
-
-def unknown_task_message(task_id: str) -> str:
-    """An error message for an unknown task id, with close matches."""
-    close = difflib.get_close_matches(task_id, list_all_envs(), n=3)
-    hint = f"; did you mean {', '.join(close)}?" if close else "; `rlpool list` prints every task id"
-    return f"unknown task id {task_id!r}{hint}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
