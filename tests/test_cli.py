@@ -41,7 +41,9 @@ def test_list_options_describes_a_task(capsys):
     assert "after max_episode_steps = 500 steps" in out and "Reward threshold: 475" in out
 
 
-@pytest.mark.parametrize("task, hint", [("Cartpole-v1", "did you mean 'CartPole-v1'"), ("NoSuchTask-v9", "rlpool list")])
+@pytest.mark.parametrize(
+    "task, hint", [("Cartpole-v1", "did you mean 'CartPole-v1'"), ("NoSuchTask-v9", "rlpool list")]
+)
 def test_list_options_of_an_unknown_task_fails(task, hint, capsys):
     assert main(["list", "--options", task]) == 2
     captured = capsys.readouterr()
