@@ -8,7 +8,6 @@ Catch and NChain in test_toy_text_catch_nchain.py.
 
 from __future__ import annotations
 
-import importlib.util
 import warnings
 
 import gymnasium as gym
@@ -421,11 +420,9 @@ def test_bench_finds_peers_by_bare_id(task_id):
         assert bench.gym_task_id(task_id) == task_id
         bench.check_peer("gym-sync", task_id)
     elif task_id == "CliffWalking-v0":
-        # gymnasium's only CliffWalking-v0 is tabular/CliffWalking-v0, which needs jax
-        assert bench.gym_task_id(task_id) == "tabular/CliffWalking-v0"
-        if importlib.util.find_spec("jax") is None:
-            with pytest.raises(bench.PeerUnavailable, match="jax"):
-                bench.check_peer("gym-sync", task_id)
+        # EnvPool's id; gymnasium has the same dynamics as CliffWalking-v1 (not its jax tabular/CliffWalking-v0)
+        assert bench.gym_task_id(task_id) == "CliffWalking-v1"
+        bench.check_peer("gym-sync", task_id)
     else:
         with pytest.raises(bench.PeerUnavailable):
             bench.check_peer("gym-sync", task_id)

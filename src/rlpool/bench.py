@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 
 import rlpool
+from rlpool import registry
 
 PEERS: tuple[str, ...] = (
     "rlpool-sync",
@@ -176,13 +177,17 @@ def _async_batch_size(num_envs: int) -> int:
 
 
 def gym_task_id(task: str) -> str:
-    """Return the gymnasium id of ``task``: the id itself, or its only namespaced twin (``ns/Task``).
+    """Return the gymnasium id of ``task``.
 
+    That is the id under which gymnasium has rlpool's task (its registered ``gymnasium_id``, e.g.
+    ``CliffWalking-v1`` for ``CliffWalking-v0``), the id itself, or its only namespaced twin (``ns/Task``).
     rlpool's own ``rlpool/`` registrations are never picked. Raises
     ``PeerUnavailable`` when gymnasium has no such task or several candidates.
     """
     import gymnasium
 
+    if task in rlpool.list_all_envs():
+        task = registry.task(task).gymnasium_id or task
     if task in gymnasium.registry:
         return task
     twins = sorted(

@@ -45,6 +45,10 @@ class TaskSpec:
     env_defaults: dict[str, Any] = field(default_factory=dict)
     task_options: dict[str, Any] = field(default_factory=dict)
     """Options this task adds to its env type's (name -> default), e.g. those of a Python-written env."""
+    gymnasium_id: str | None = None
+    """The id under which the current gymnasium has this task's dynamics (defaults included), where it
+    is not the task id itself: e.g. EnvPool's ``CliffWalking-v0`` is gymnasium's ``CliffWalking-v1``.
+    Benchmarks and reference tests compare with that id."""
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -58,6 +62,7 @@ def register(
     max_episode_steps: int,
     reward_threshold: float | None = None,
     task_options: dict[str, Any] | None = None,
+    gymnasium_id: str | None = None,
     **env_defaults: Any,
 ) -> None:
     """Register ``task_id`` as the C++ env type ``env_type`` with task-specific defaults.
@@ -65,7 +70,8 @@ def register(
     ``task_options`` (name -> default of type bool, int, float or str) declares
     options of this task beyond its env type's own; they reach the C++ env in
     its config like the type's options. Options whose names start with ``_``
-    are set here only: ``make`` does not accept them.
+    are set here only: ``make`` does not accept them. ``gymnasium_id`` names the
+    current gymnasium id with the same dynamics when it differs from ``task_id``.
     """
     if task_id in _TASKS:
         raise ValueError(f"task {task_id!r} is already registered")
@@ -84,7 +90,7 @@ def register(
         if not isinstance(default, (bool, int, float, str)):
             raise TypeError(f"{task_id}: task option {name!r} needs a bool, int, float or str default, got {default!r}")
     _TASKS[task_id] = TaskSpec(
-        task_id, env_type, max_episode_steps, reward_threshold, dict(env_defaults), task_options
+        task_id, env_type, max_episode_steps, reward_threshold, dict(env_defaults), task_options, gymnasium_id
     )
 
 

@@ -20,7 +20,8 @@ register("FrozenLake-v1", "FrozenLake", max_episode_steps=100, reward_threshold=
 register("FrozenLake8x8-v1", "FrozenLake", max_episode_steps=200, reward_threshold=0.85, map_name="8x8")
 register("Taxi-v3", "Taxi", max_episode_steps=200, reward_threshold=8.0)
 register("NChain-v0", "NChain", max_episode_steps=1000)
-register("CliffWalking-v0", "CliffWalking", max_episode_steps=NO_LIMIT)  # EnvPool's id
+# EnvPool's id; gymnasium 1.x has these dynamics as CliffWalking-v1 (its v0 is deprecated).
+register("CliffWalking-v0", "CliffWalking", max_episode_steps=NO_LIMIT, gymnasium_id="CliffWalking-v1")
 register("CliffWalking-v1", "CliffWalking", max_episode_steps=NO_LIMIT)
 register("CliffWalkingSlippery-v1", "CliffWalking", max_episode_steps=NO_LIMIT, is_slippery=True)
 register("Blackjack-v1", "Blackjack", max_episode_steps=NO_LIMIT, natural=False, sab=True)
