@@ -145,10 +145,11 @@ struct Output {
   T* obs_as(std::size_t i = 0) const { return static_cast<T*>(obs[i]); }
   template <class T>
   T* info_as(std::size_t i) const { return static_cast<T*>(info[i]); }
-  // A float64 scalar info entry that some configurations lack (find_info):
-  // written only where the spec has it.
+  // A float64 scalar info entry (info_index); one that some configurations
+  // lack (find_info) is written only where the spec has it.
+  void put_info(std::size_t i, double value) const { *info_as<double>(i) = value; }
   void put_info(std::optional<std::size_t> i, double value) const {
-    if (i) *info_as<double>(*i) = value;
+    if (i) put_info(*i, value);
   }
 };
 
