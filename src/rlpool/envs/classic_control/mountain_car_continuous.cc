@@ -55,7 +55,9 @@ class MountainCarContinuous final : public Env {
       force_f32 = false;
     }
 
-    // velocity += force * power - 0.0025 * math.cos(3 * position)
+    // velocity += force * power - 0.0025 * math.cos(3 * position). The float32
+    // case subtracts in float, as numpy does (the same bits as the double
+    // difference rounded to float: double has more than 2 * 24 + 2 bits).
     const double cos_term = 0.0025 * std::cos(pos_f32 ? f32(3 * position) : 3 * position);
     const double dv = force_f32 ? f32(f32(force * f32(kPower)) - f32(cos_term)) : force * kPower - cos_term;
     // A float32 velocity absorbs dv as float32 whether dv is float32 or a Python float.
