@@ -662,3 +662,62 @@ def test_arrays_outlive_their_pool_in_subprocess():
     )
     assert proc.returncode == 0, f"returncode {proc.returncode}\n{proc.stdout}\n{proc.stderr[-3000:]}"
     assert "LIFETIME-OK" in proc.stdout
+
+
+# --------------------------------------------------------------------------- #
+# Options with a valid range
+# --------------------------------------------------------------------------- #
+
+RANGED_OPTIONS = [
+    # (task, option, a value at the edge of the range (accepted), a bad value, what the message must say)
+    ("Catch-v0", "rows", 2, 1, r"'rows'.*rows must be in \[2, 1048576\], got 1"),
+    ("Catch-v0", "width", 0, -1, r"'width'.*width must be in \[0, 1048576\], got -1"),
+    ("NChain-v0", "n", 1, 0, r"'n'.*n must be in \[1, 1073741824\], got 0"),
+    ("NChain-v0", "slip", 1.0, 1.5, r"'slip'.*slip must be in \[0, 1\], got 1\.5"),
+    ("NChain-v0", "slip", 0.0, float("nan"), r"'slip' must be finite, got nan"),
+    ("NChain-v0", "small", -1e300, float("-inf"), r"'small' must be finite, got -inf"),
+    ("FrozenLake-v1", "success_rate", 0.0, -0.25, r"'success_rate'.*must be in \[0, 1\], got -0\.25"),
+    ("Pendulum-v1", "g", 0.0, float("inf"), r"'g' must be finite, got inf"),
+    ("MountainCar-v0", "goal_velocity", -1.0, float("nan"), r"'goal_velocity' must be finite, got nan"),
+    ("MountainCarContinuous-v0", "goal_velocity", 1.0, float("inf"), r"'goal_velocity' must be finite"),
+    ("Pong-v5", "stack_num", 64, 65, r"'stack_num'.*stack_num must be in \[1, 64\], got 65"),
+    ("Pong-v5", "frame_skip", 1, 0, r"frame_skip must be in \[1, 1000\], got 0"),
+    ("Pong-v5", "noop_max", 0, -1, r"noop_max must be in \[0, 100000\], got -1"),
+    ("Pong-v5", "img_height", 1, 1025, r"img_height must be in \[1, 1024\], got 1025"),
+    ("Pong-v5", "repeat_action_probability", 1.0, float("nan"), r"'repeat_action_probability' must be finite"),
+    ("Hopper-v5", "frame_skip", 1, 0, r"frame_skip must be in \[1, 1000000\], got 0"),
+    ("Hopper-v4", "ctrl_cost_weight", 0.0, float("nan"), r"'ctrl_cost_weight' must be finite, got nan"),
+    ("Walker2d-v5", "healthy_reward", -1.0, float("inf"), r"'healthy_reward' must be finite, got inf"),
+    ("Ant-v5", "main_body", 0, 99, r"main_body must be in \[0, \d+\], got 99"),
+    ("Ant-v4", "contact_cost_weight", 1e-3, float("inf"), r"'contact_cost_weight' must be finite"),
+    ("HalfCheetah-v5", "forward_reward_weight", -1.0, float("-inf"), r"'forward_reward_weight' must be finite"),
+    ("Humanoid-v5", "contact_cost_weight", 0.0, float("nan"), r"'contact_cost_weight' must be finite"),
+    ("HumanoidStandup-v5", "uph_cost_weight", 2.0, float("inf"), r"'uph_cost_weight' must be finite"),
+    ("InvertedPendulum-v5", "reset_noise_scale", 0.0, float("nan"), r"'reset_noise_scale' must be finite"),
+    ("InvertedDoublePendulum-v5", "healthy_reward", 0.0, float("inf"), r"'healthy_reward' must be finite"),
+    ("Pusher-v5", "reward_near_weight", 0.0, float("nan"), r"'reward_near_weight' must be finite"),
+    ("Reacher-v5", "reward_control_weight", 0.0, float("-inf"), r"'reward_control_weight' must be finite"),
+    ("Swimmer-v4", "reset_noise_scale", 0.5, float("inf"), r"'reset_noise_scale' must be finite"),
+]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("task", "option", "edge", "bad", "match"),
+    RANGED_OPTIONS,
+    ids=[f"{t}-{o}-{b}" for t, o, _, b, _ in RANGED_OPTIONS],
+)
+def test_options_out_of_range_or_not_finite_are_refused(task, option, edge, bad, match):
+    """An option with a valid range refuses values outside it (floats: NaN and inf too) with a
+    ValueError naming the option, the range and the value, from make_spec as from make; the edge
+    of the range is accepted."""
+    if task.startswith("Pong"):
+        pytest.importorskip("ale_py")
+    elif task.split("-")[0] in {"Hopper", "Walker2d", "Ant", "HalfCheetah", "Humanoid", "HumanoidStandup",
+                                "InvertedPendulum", "InvertedDoublePendulum", "Pusher", "Reacher", "Swimmer"}:
+        pytest.importorskip("mujoco")
+    assert rlpool.make_spec(task, **{option: edge}).config[option] == edge
+    with pytest.raises(ValueError, match=match):
+        rlpool.make_spec(task, **{option: bad})
+    with pytest.raises(ValueError, match=match):
+        rlpool.make(task, num_envs=1, **{option: bad})

@@ -1,6 +1,8 @@
 #include "env.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 
 namespace rlpool {
 
@@ -37,6 +39,54 @@ const char* obs_kind_name(ObsKind kind) {
     case ObsKind::kTuple: return "tuple";
   }
   return "?";
+}
+
+std::size_t info_index(const std::vector<ArraySpec>& info, std::string_view name) {
+  if (auto i = find_info(info, name)) return *i;
+  throw std::logic_error("the env's spec has no info entry named '" + std::string(name) + "'");
+}
+
+std::optional<std::size_t> find_info(const std::vector<ArraySpec>& info, std::string_view name) {
+  for (std::size_t i = 0; i < info.size(); ++i) {
+    if (info[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// The shortest text that reads back as `v` (0.1, not 0.100000).
+std::string number(double v) {
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof(text), v).ptr);
+}
+
+// "option 'n' out of range: n must be in [1, 5], got 0": the quoted name and
+// the rule both, as the checks this replaced spelled their messages.
+[[noreturn]] void out_of_range(const std::string& name, const std::string& low, const std::string& high,
+                               const std::string& value) {
+  throw std::invalid_argument("option '" + name + "' out of range: " + name + " must be in [" + low + ", " + high +
+                              "], got " + value);
+}
+
+}  // namespace
+
+std::int64_t Config::get_int_in(const std::string& name, std::int64_t low, std::int64_t high) const {
+  const std::int64_t v = get_int(name);
+  if (v < low || v > high) out_of_range(name, std::to_string(low), std::to_string(high), std::to_string(v));
+  return v;
+}
+
+double Config::get_double_in(const std::string& name, double low, double high) const {
+  const double v = get_finite(name);
+  if (v < low || v > high) out_of_range(name, number(low), number(high), number(v));
+  return v;
+}
+
+double Config::get_finite(const std::string& name) const {
+  const double v = get_double(name);
+  if (!std::isfinite(v)) throw std::invalid_argument("option '" + name + "' must be finite, got " + number(v));
+  return v;
 }
 
 namespace {

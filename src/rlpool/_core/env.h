@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -68,6 +69,19 @@ struct EnvSpec {
   bool discrete_action() const { return action.dtype == DType::kInt64; }
 };
 
+// Positions of info entries, looked up by name in EnvSpec::info once, when an
+// env is built: the spec alone says which entries there are and in what
+// order, so no env writes info at a literal position that has to match a name
+// list elsewhere. info_index is for an entry every configuration has (a
+// missing one is a bug in the env type: std::logic_error); find_info for one
+// that some configurations lack (e.g. v5 only): std::nullopt where absent.
+std::size_t info_index(const std::vector<ArraySpec>& info, std::string_view name);
+std::optional<std::size_t> find_info(const std::vector<ArraySpec>& info, std::string_view name);
+
+// numpy's np.float32(x): x rounded to the nearest float32, for envs that
+// follow gymnasium's float32 arithmetic (it widens back to double exactly).
+inline float f32(double x) { return static_cast<float>(x); }
+
 using OptionValue = std::variant<bool, std::int64_t, double, std::string>;
 
 struct Option {
@@ -86,6 +100,13 @@ class Config {
   std::int64_t get_int(const std::string& name) const { return get<std::int64_t>(name); }
   double get_double(const std::string& name) const { return get<double>(name); }
   const std::string& get_string(const std::string& name) const { return get<std::string>(name); }
+
+  // Options that have a valid range: the value, else std::invalid_argument
+  // (a ValueError in Python) naming the option, the range and the value.
+  // Float options must also be finite: get_finite refuses only NaN and inf.
+  std::int64_t get_int_in(const std::string& name, std::int64_t low, std::int64_t high) const;
+  double get_double_in(const std::string& name, double low, double high) const;
+  double get_finite(const std::string& name) const;
 
  private:
   template <class T>
@@ -124,6 +145,12 @@ struct Output {
   T* obs_as(std::size_t i = 0) const { return static_cast<T*>(obs[i]); }
   template <class T>
   T* info_as(std::size_t i) const { return static_cast<T*>(info[i]); }
+  // A float64 scalar info entry (info_index); one that some configurations
+  // lack (find_info) is written only where the spec has it.
+  void put_info(std::size_t i, double value) const { *info_as<double>(i) = value; }
+  void put_info(std::optional<std::size_t> i, double value) const {
+    if (i) put_info(*i, value);
+  }
 };
 
 class Env {
@@ -153,6 +180,14 @@ struct EnvType {
   std::function<EnvSpec(const Config&)> spec;
   std::function<std::unique_ptr<Env>(const Config&)> create;
 };
+
+// The `create` of an env type whose instances are E(config, args...), so that a
+// registration names its class (`.create = make_env<CartPole>()`) instead of
+// spelling out a lambda. `args` (e.g. a task version) are copied into it.
+template <class E, class... Args>
+std::function<std::unique_ptr<Env>(const Config&)> make_env(Args... args) {
+  return [args...](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<E>(config, args...); };
+}
 
 // Registers at static-initialisation time; returns true so that a file can write
 // `static const bool registered = register_env_type({...});`.

@@ -81,13 +81,13 @@ struct Options {
 
   explicit Options(const Config& c)
       : rom_path(c.get_string("rom_path")),
-        stack_num(checked(c, "stack_num", 1, kMaxStack)),
-        frame_skip(checked(c, "frame_skip", 1, kMaxFrameSkip)),
-        noop_max(checked(c, "noop_max", 0, 100000)),
-        img_height(checked(c, "img_height", 1, kMaxImageSide)),
-        img_width(checked(c, "img_width", 1, kMaxImageSide)),
-        mode(checked(c, "mode", -1, 1 << 20)),
-        difficulty(checked(c, "difficulty", -1, 1 << 20)),
+        stack_num(static_cast<int>(c.get_int_in("stack_num", 1, kMaxStack))),
+        frame_skip(static_cast<int>(c.get_int_in("frame_skip", 1, kMaxFrameSkip))),
+        noop_max(static_cast<int>(c.get_int_in("noop_max", 0, 100000))),
+        img_height(static_cast<int>(c.get_int_in("img_height", 1, kMaxImageSide))),
+        img_width(static_cast<int>(c.get_int_in("img_width", 1, kMaxImageSide))),
+        mode(static_cast<int>(c.get_int_in("mode", -1, 1 << 20))),
+        difficulty(static_cast<int>(c.get_int_in("difficulty", -1, 1 << 20))),
         zero_discount_on_life_loss(c.get_bool("zero_discount_on_life_loss")),
         episodic_life(c.get_bool("episodic_life")),
         reward_clip(c.get_bool("reward_clip")),
@@ -95,23 +95,9 @@ struct Options {
         gray_scale(c.get_bool("gray_scale")),
         full_action_space(c.get_bool("full_action_space")),
         use_inter_area_resize(c.get_bool("use_inter_area_resize")),
-        repeat_action_probability(c.get_double("repeat_action_probability")) {
-    if (!(repeat_action_probability >= 0.0 && repeat_action_probability <= 1.0)) {
-      throw std::invalid_argument("repeat_action_probability must be in [0, 1], got " +
-                                  std::to_string(repeat_action_probability));
-    }
-  }
+        repeat_action_probability(c.get_double_in("repeat_action_probability", 0.0, 1.0)) {}
 
   int channels() const { return gray_scale ? 1 : 3; }
-
-  static int checked(const Config& c, const char* name, int low, int high) {
-    const std::int64_t v = c.get_int(name);
-    if (v < low || v > high) {
-      throw std::invalid_argument(std::string(name) + " must be in [" + std::to_string(low) + ", " +
-                                  std::to_string(high) + "], got " + std::to_string(v));
-    }
-    return static_cast<int>(v);
-  }
 };
 
 ale::ActionVect action_set(ale::RomSettings& settings, bool full) {
@@ -142,7 +128,18 @@ void check_mode(ale::RomSettings& settings, const Options& o) {
   }
 }
 
-enum InfoIndex : std::size_t { kInfoLives = 0, kInfoReward = 1, kInfoTerminated = 2, kInfoRam = 3 };
+// The same for every game and configuration, so the env reads its positions
+// here rather than from a whole spec (which inspects the ROM).
+std::vector<ArraySpec> info_entries() {
+  return {
+      ArraySpec{.name = "lives", .dtype = DType::kInt32, .shape = {}, .low = {}, .high = {}},
+      // EnvPool's dtypes, so that scripts written for EnvPool see the same info.
+      ArraySpec{.name = "reward", .dtype = DType::kFloat32, .shape = {}, .low = {}, .high = {}},
+      ArraySpec{.name = "terminated", .dtype = DType::kInt32, .shape = {}, .low = {}, .high = {}},
+      ArraySpec{
+          .name = "ram", .dtype = DType::kUInt8, .shape = {static_cast<std::int64_t>(kRamSize)}, .low = {}, .high = {}},
+  };
+}
 
 EnvSpec make_spec(const Config& config) {
   const Options o(config);
@@ -161,14 +158,7 @@ EnvSpec make_spec(const Config& config) {
                           .shape = {},
                           .low = {0},
                           .high = {static_cast<double>(actions.size()) - 1}},
-      .info =
-          {
-              ArraySpec{.name = "lives", .dtype = DType::kInt32, .shape = {}, .low = {}, .high = {}},
-              // EnvPool's dtypes, so that scripts written for EnvPool see the same info.
-              ArraySpec{.name = "reward", .dtype = DType::kFloat32, .shape = {}, .low = {}, .high = {}},
-              ArraySpec{.name = "terminated", .dtype = DType::kInt32, .shape = {}, .low = {}, .high = {}},
-              ArraySpec{.name = "ram", .dtype = DType::kUInt8, .shape = {static_cast<std::int64_t>(kRamSize)}, .low = {}, .high = {}},
-          },
+      .info = info_entries(),
       // dm_env's discount is 0 on a lost life, as EnvPool's (the episode goes on).
       .has_discount = o.zero_discount_on_life_loss,
   };
@@ -221,7 +211,8 @@ class AtariEnv final : public Env {
         resizer_(kRawHeight, kRawWidth, o_.img_height, o_.img_width, o_.channels(),
                  o_.use_inter_area_resize ? Resizer::Method::kArea : Resizer::Method::kLinear),
         pooled_(static_cast<std::size_t>(kRawSize) * o_.channels()),
-        ring_(frame_bytes_ * static_cast<std::size_t>(o_.stack_num)) {}
+        ring_(frame_bytes_ * static_cast<std::size_t>(o_.stack_num)),
+        info_(info_entries()) {}
 
   void reset(Rng& rng, const Output& out) override {
     // The power-on console on the first reset and whenever the engine re-seeded
@@ -505,10 +496,10 @@ class AtariEnv final : public Env {
     const std::size_t older = static_cast<std::size_t>(o_.stack_num - 1 - head_) * frame_bytes_;
     std::memcpy(obs, ring_.data() + static_cast<std::size_t>(head_ + 1) * frame_bytes_, older);
     std::memcpy(obs + older, ring_.data(), static_cast<std::size_t>(head_ + 1) * frame_bytes_);
-    *out.info_as<std::int32_t>(kInfoLives) = lives_;
-    *out.info_as<float>(kInfoReward) = static_cast<float>(reward);
-    *out.info_as<std::int32_t>(kInfoTerminated) = game_over ? 1 : 0;
-    std::memcpy(out.info_as<std::uint8_t>(kInfoRam), ale_->getRAM().array(), kRamSize);
+    *out.info_as<std::int32_t>(info_.lives) = lives_;
+    *out.info_as<float>(info_.reward) = static_cast<float>(reward);
+    *out.info_as<std::int32_t>(info_.terminated) = game_over ? 1 : 0;
+    std::memcpy(out.info_as<std::uint8_t>(info_.ram), ale_->getRAM().array(), kRamSize);
   }
 
   Options o_;
@@ -522,8 +513,8 @@ class AtariEnv final : public Env {
   std::array<std::uint8_t, 256> gray_{};
   std::array<std::array<std::uint8_t, 256>, 3> rgb_{};
   bool avx2_ = use_avx2();
-  std::array<std::uint8_t, 128 * 128> gray_max_{};
-  alignas(32) std::uint8_t luts_[8][32] = {};  // gray by index / 2, as pool_gray_avx2 wants it  // max(gray(2a), gray(2b)) at a * 128 + b
+  std::array<std::uint8_t, 128 * 128> gray_max_{};  // max(gray(2a), gray(2b)) at a * 128 + b
+  alignas(32) std::uint8_t luts_[8][32] = {};       // gray by index / 2, as pool_gray_avx2 wants it
   // Palette indices of frames k-1 and k of the last pooled step, updated in place.
   std::vector<std::uint8_t> screen_a_ = std::vector<std::uint8_t>(kRawSize);
   std::vector<std::uint8_t> screen_b_ = std::vector<std::uint8_t>(kRawSize);
@@ -541,6 +532,15 @@ class AtariEnv final : public Env {
   } step_;
   bool life_lost_ = false;  // episodic_life: the last episode ended on a lost life
   Rng rng_after_reset_;     // the env's Rng as the last reset left it
+  // Positions of the info entries.
+  struct Info {
+    std::size_t lives, reward, terminated, ram;
+    explicit Info(const std::vector<ArraySpec>& info)
+        : lives(info_index(info, "lives")),
+          reward(info_index(info, "reward")),
+          terminated(info_index(info, "terminated")),
+          ram(info_index(info, "ram")) {}
+  } info_;
 };
 
 }  // namespace
@@ -570,7 +570,7 @@ static const bool kRegistered = register_env_type({
             {"use_inter_area_resize", true, "Resize like OpenCV INTER_AREA (else INTER_LINEAR)."},
         },
     .spec = make_spec,
-    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<AtariEnv>(config); },
+    .create = make_env<AtariEnv>(),
 });
 
 }  // namespace rlpool::atari

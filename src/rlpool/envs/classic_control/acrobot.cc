@@ -26,8 +26,6 @@ constexpr std::array<double, 3> kTorques = {-1.0, 0.0, 1.0};
 
 using State = std::array<double, 4>;  // theta1, theta2, dtheta1, dtheta2
 
-double f32(double x) { return static_cast<float>(x); }
-
 // numpy's float64 scalar `x ** 2` calls libm pow(), which can differ from x * x
 // in the last bit; the volatile exponent stops the compiler turning it into x * x.
 volatile double two = 2.0;  // read-only
@@ -140,7 +138,7 @@ static const bool kRegistered = register_env_type({
     .name = "Acrobot",
     .options = {},
     .spec = make_spec,
-    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<Acrobot>(config); },
+    .create = make_env<Acrobot>(),
 });
 
 }  // namespace rlpool::classic_control

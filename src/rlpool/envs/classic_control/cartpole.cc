@@ -21,8 +21,6 @@ constexpr double kTau = 0.02;
 constexpr double kThetaThreshold = 12 * 2 * std::numbers::pi / 360;
 constexpr double kXThreshold = 2.4;
 
-double f32(double x) { return static_cast<float>(x); }
-
 class CartPole final : public Env {
  public:
   explicit CartPole(const Config& config) : sutton_barto_reward_(config.get_bool("sutton_barto_reward")) {}
@@ -92,7 +90,7 @@ static const bool kRegistered = register_env_type({
     .options = {{"sutton_barto_reward", false,
                  "If true, reward 0 per non-terminal step and -1 on termination (Sutton & Barto)."}},
     .spec = make_spec,
-    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<CartPole>(config); },
+    .create = make_env<CartPole>(),
 });
 
 }  // namespace rlpool::classic_control

@@ -15,13 +15,12 @@ constexpr double kGoalPosition = 0.5;
 constexpr double kForce = 0.001;
 constexpr double kGravity = 0.0025;
 
-double f32(double x) { return static_cast<float>(x); }
 // np.clip(x, lo, hi) == minimum(maximum(x, lo), hi).
 double clip(double x, double lo, double hi) { return std::min(std::max(x, lo), hi); }
 
 class MountainCar final : public Env {
  public:
-  explicit MountainCar(const Config& config) : goal_velocity_(config.get_double("goal_velocity")) {}
+  explicit MountainCar(const Config& config) : goal_velocity_(config.get_finite("goal_velocity")) {}
 
   void reset(Rng& rng, const Output& out) override {
     state_ = {rng.uniform(-0.6, -0.4), 0.0};
@@ -58,7 +57,8 @@ class MountainCar final : public Env {
   std::array<double, 2> state_{};  // position, velocity (gymnasium's layout)
 };
 
-EnvSpec make_spec(const Config& /*config*/) {
+EnvSpec make_spec(const Config& config) {
+  config.get_finite("goal_velocity");  // so that make_spec refuses it too
   return EnvSpec{
       .obs = {ArraySpec{.name = "obs",
                         .dtype = DType::kFloat32,
@@ -76,7 +76,7 @@ static const bool kRegistered = register_env_type({
     .name = "MountainCar",
     .options = {{"goal_velocity", 0.0, "Minimum velocity at the goal position for the episode to terminate."}},
     .spec = make_spec,
-    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<MountainCar>(config); },
+    .create = make_env<MountainCar>(),
 });
 
 }  // namespace rlpool::classic_control

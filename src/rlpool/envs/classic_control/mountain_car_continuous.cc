@@ -21,7 +21,6 @@ constexpr double kMaxSpeed = 0.07;
 constexpr double kGoalPosition = 0.45;
 constexpr double kPower = 0.0015;
 
-double f32(double x) { return static_cast<float>(x); }
 bool is_f32(double x) { return f32(x) == x; }
 // Comparisons of a numpy scalar (float32 if `x_f32`) with a Python float.
 bool gt(double x, bool x_f32, double c) { return x > (x_f32 ? f32(c) : c); }
@@ -31,7 +30,7 @@ bool eq(double x, bool x_f32, double c) { return x == (x_f32 ? f32(c) : c); }
 
 class MountainCarContinuous final : public Env {
  public:
-  explicit MountainCarContinuous(const Config& config) : goal_velocity_(config.get_double("goal_velocity")) {}
+  explicit MountainCarContinuous(const Config& config) : goal_velocity_(config.get_finite("goal_velocity")) {}
 
   void reset(Rng& rng, const Output& out) override {
     state_ = {rng.uniform(-0.6, -0.4), 0.0};
@@ -56,7 +55,9 @@ class MountainCarContinuous final : public Env {
       force_f32 = false;
     }
 
-    // velocity += force * power - 0.0025 * math.cos(3 * position)
+    // velocity += force * power - 0.0025 * math.cos(3 * position). The float32
+    // case subtracts in float, as numpy does (the same bits as the double
+    // difference rounded to float: double has more than 2 * 24 + 2 bits).
     const double cos_term = 0.0025 * std::cos(pos_f32 ? f32(3 * position) : 3 * position);
     const double dv = force_f32 ? f32(f32(force * f32(kPower)) - f32(cos_term)) : force * kPower - cos_term;
     // A float32 velocity absorbs dv as float32 whether dv is float32 or a Python float.
@@ -114,7 +115,8 @@ class MountainCarContinuous final : public Env {
   bool state_is_f32_ = false;      // whether gymnasium would hold state_ as float32
 };
 
-EnvSpec make_spec(const Config& /*config*/) {
+EnvSpec make_spec(const Config& config) {
+  config.get_finite("goal_velocity");  // so that make_spec refuses it too
   return EnvSpec{
       .obs = {ArraySpec{.name = "obs",
                         .dtype = DType::kFloat32,
@@ -133,9 +135,7 @@ static const bool kRegistered = register_env_type({
     .name = "MountainCarContinuous",
     .options = {{"goal_velocity", 0.0, "Minimum velocity at the goal position for the episode to terminate."}},
     .spec = make_spec,
-    .create = [](const Config& config) -> std::unique_ptr<Env> {
-      return std::make_unique<MountainCarContinuous>(config);
-    },
+    .create = make_env<MountainCarContinuous>(),
 });
 
 }  // namespace rlpool::classic_control

@@ -20,8 +20,6 @@ constexpr double kM = 1.0;
 constexpr double kL = 1.0;
 constexpr double kPi = std::numbers::pi;
 
-float f32(double x) { return static_cast<float>(x); }
-
 // numpy's scalar `x ** 2` calls libm pow()/powf(), which can differ from x * x
 // in the last bit; the volatile exponent stops the compiler turning it into x * x.
 volatile double two = 2.0;  // read-only
@@ -43,7 +41,7 @@ double angle_normalize(double x) { return np_mod(x + kPi, 2 * kPi) - kPi; }
 
 class Pendulum final : public Env {
  public:
-  explicit Pendulum(const Config& config) : g_(config.get_double("g")) {}
+  explicit Pendulum(const Config& config) : g_(config.get_finite("g")) {}
 
   void reset(Rng& rng, const Output& out) override {
     const double th = rng.uniform(-kPi, kPi);
@@ -84,7 +82,8 @@ class Pendulum final : public Env {
   std::array<double, 2> state_{};  // th, thdot (gymnasium's layout); last_u is render-only
 };
 
-EnvSpec make_spec(const Config& /*config*/) {
+EnvSpec make_spec(const Config& config) {
+  config.get_finite("g");  // so that make_spec refuses it too
   return EnvSpec{
       .obs = {ArraySpec{
           .name = "obs", .dtype = DType::kFloat32, .shape = {3}, .low = {-1.0, -1.0, -kMaxSpeed}, .high = {1.0, 1.0, kMaxSpeed}}},
@@ -100,7 +99,7 @@ static const bool kRegistered = register_env_type({
     .name = "Pendulum",
     .options = {{"g", 10.0, "Acceleration of gravity."}},
     .spec = make_spec,
-    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<Pendulum>(config); },
+    .create = make_env<Pendulum>(),
 });
 
 }  // namespace rlpool::classic_control

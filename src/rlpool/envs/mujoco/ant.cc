@@ -1,10 +1,52 @@
 // Ant-v4 and Ant-v5, as gymnasium 1.2.2's ant_v4.py / ant_v5.py.
-#include <iterator>
+#include <optional>
 
 #include "mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {
+
+// The options, checked; the spec reads them too, so that make_spec refuses bad ones.
+struct Params {
+  double ctrl_cost_weight, contact_cost_weight, healthy_reward;
+  bool terminate_when_unhealthy;
+  double healthy_z_min, healthy_z_max, contact_force_min, contact_force_max, reset_noise_scale;
+  bool exclude_positions;
+  double forward_reward_weight;
+  bool contact_forces_in_obs, use_contact_cost;
+
+  Params(const Config& c, bool v5)
+      : ctrl_cost_weight(c.get_finite("ctrl_cost_weight")),
+        contact_cost_weight(c.get_finite("contact_cost_weight")),
+        healthy_reward(c.get_finite("healthy_reward")),
+        terminate_when_unhealthy(c.get_bool("terminate_when_unhealthy")),
+        healthy_z_min(c.get_double("healthy_z_min")),
+        healthy_z_max(c.get_double("healthy_z_max")),
+        contact_force_min(c.get_double("contact_force_min")),
+        contact_force_max(c.get_double("contact_force_max")),
+        reset_noise_scale(c.get_finite("reset_noise_scale")),
+        exclude_positions(c.get_bool("exclude_current_positions_from_observation")),
+        forward_reward_weight(v5 ? c.get_finite("forward_reward_weight") : 1.0),
+        contact_forces_in_obs(v5 ? c.get_bool("include_cfrc_ext_in_observation") : c.get_bool("use_contact_forces")),
+        use_contact_cost(v5 || c.get_bool("use_contact_forces")) {}
+};
+
+// The body whose motion is rewarded: v5's main_body option, v4's torso.
+int main_body(const mjModel* m, const Config& c, bool v5) {
+  if (v5) return static_cast<int>(c.get_int_in("main_body", 0, m->nbody - 1));
+  return body_id(m, "torso", c.get_string("xml_file"));
+}
+
+EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
+  require(m->nq >= 3 && m->nbody >= 2, "the Ant model needs a free-floating torso (nq >= 3)");
+  const Params p(c, v5);
+  std::int64_t size = m->nq - (p.exclude_positions ? 2 : 0) + m->nv;
+  if (p.contact_forces_in_obs) size += 6 * (m->nbody - (v5 ? 1 : 0));
+  main_body(m, c, v5);
+  return make_spec(m, size,
+                   {"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity", "reward_forward",
+                    "reward_ctrl", "reward_survive", v5 ? "reward_contact" : "forward_reward"});
+}
 
 std::vector<Option> common_options() {
   auto options = base_options(5);
@@ -26,26 +68,11 @@ std::vector<Option> common_options() {
 class Ant final : public MujocoEnv {
  public:
   Ant(const Config& c, bool v5)
-      : MujocoEnv(c),
-        v5_(v5),
-        ctrl_cost_weight_(c.get_double("ctrl_cost_weight")),
-        contact_cost_weight_(c.get_double("contact_cost_weight")),
-        healthy_reward_(c.get_double("healthy_reward")),
-        terminate_when_unhealthy_(c.get_bool("terminate_when_unhealthy")),
-        healthy_z_min_(c.get_double("healthy_z_min")),
-        healthy_z_max_(c.get_double("healthy_z_max")),
-        contact_force_min_(c.get_double("contact_force_min")),
-        contact_force_max_(c.get_double("contact_force_max")),
-        reset_noise_scale_(c.get_double("reset_noise_scale")),
-        exclude_positions_(c.get_bool("exclude_current_positions_from_observation")),
-        forward_reward_weight_(v5 ? c.get_double("forward_reward_weight") : 1.0),
-        contact_forces_in_obs_(v5 ? c.get_bool("include_cfrc_ext_in_observation") : c.get_bool("use_contact_forces")),
-        use_contact_cost_(v5 || c.get_bool("use_contact_forces")),
-        main_body_(v5 ? static_cast<int>(c.get_int("main_body")) : body_id(m_, "torso", xml_file_)) {}
+      : MujocoEnv(c), v5_(v5), p_(c, v5), main_body_(main_body(m_, c, v5)), info_(spec(m_, c, v5)) {}
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();
-    reset_uniform_normal(rng, reset_noise_scale_);
+    reset_uniform_normal(rng, p_.reset_noise_scale);
     write_obs(out);
     write_info(out, Rewards{}, d_->xpos + 3 * main_body_);
   }
@@ -59,14 +86,14 @@ class Ant final : public MujocoEnv {
     r.x_velocity = (xpos[0] - x_before) / dt();
     r.y_velocity = (xpos[1] - y_before) / dt();
     const bool healthy = is_healthy();
-    r.forward = v5_ ? r.x_velocity * forward_reward_weight_ : r.x_velocity;
+    r.forward = v5_ ? r.x_velocity * p_.forward_reward_weight : r.x_velocity;
     // v4 pays the healthy reward even when unhealthy if that terminates the episode.
-    r.survive = v5_ ? (healthy ? healthy_reward_ : 0.0)
-                    : ((healthy || terminate_when_unhealthy_) ? 1.0 : 0.0) * healthy_reward_;
-    r.ctrl_cost = ctrl_cost_weight_ * action_sum_of_squares(action);
-    r.contact_cost = use_contact_cost_ ? contact_cost() : 0.0;
+    r.survive = v5_ ? (healthy ? p_.healthy_reward : 0.0)
+                    : ((healthy || p_.terminate_when_unhealthy) ? 1.0 : 0.0) * p_.healthy_reward;
+    r.ctrl_cost = p_.ctrl_cost_weight * action_sum_of_squares(action);
+    r.contact_cost = p_.use_contact_cost ? contact_cost() : 0.0;
     *out.reward = (r.forward + r.survive) - (r.ctrl_cost + r.contact_cost);
-    *out.terminated = terminate_when_unhealthy_ && !healthy;
+    *out.terminated = p_.terminate_when_unhealthy && !healthy;
     write_obs(out);
     write_info(out, r, xpos);
   }
@@ -78,24 +105,26 @@ class Ant final : public MujocoEnv {
 
   bool is_healthy() const {
     const double z = d_->qpos[2];
-    return state_is_finite() && healthy_z_min_ <= z && z <= healthy_z_max_;
+    return state_is_finite() && p_.healthy_z_min <= z && z <= p_.healthy_z_max;
   }
 
   double contact_cost() const {
     double s = 0.0;
-    for (int i = 0; i < 6 * m_->nbody; ++i) s += square(clip(d_->cfrc_ext[i], contact_force_min_, contact_force_max_));
-    return contact_cost_weight_ * s;
+    for (int i = 0; i < 6 * m_->nbody; ++i) {
+      s += square(clip(d_->cfrc_ext[i], p_.contact_force_min, p_.contact_force_max));
+    }
+    return p_.contact_cost_weight * s;
   }
 
   void write_obs(const Output& out) const {
     ObsWriter w(out.obs_as<double>());
-    const int skip = exclude_positions_ ? 2 : 0;
+    const int skip = p_.exclude_positions ? 2 : 0;
     w.put(d_->qpos + skip, m_->nq - skip);
     w.put(d_->qvel, m_->nv);
-    if (contact_forces_in_obs_) {
+    if (p_.contact_forces_in_obs) {
       // v4 includes the world body's row, v5 leaves it out.
       const int first = v5_ ? 1 : 0;
-      w.put_clipped(d_->cfrc_ext + 6 * first, 6 * (m_->nbody - first), contact_force_min_, contact_force_max_);
+      w.put_clipped(d_->cfrc_ext + 6 * first, 6 * (m_->nbody - first), p_.contact_force_min, p_.contact_force_max);
     }
   }
 
@@ -103,52 +132,42 @@ class Ant final : public MujocoEnv {
     // v4 reports the torso's position, v5 the free joint's qpos.
     const double x = v5_ ? d_->qpos[0] : xpos[0];
     const double y = v5_ ? d_->qpos[1] : xpos[1];
-    const double values[] = {
-        x,
-        y,
-        std::sqrt(x * x + y * y),
-        r.x_velocity,
-        r.y_velocity,
-        r.forward,
-        // gymnasium's v4 reports the contact cost as reward_ctrl when use_contact_forces is set.
-        !v5_ && use_contact_cost_ ? -r.contact_cost : -r.ctrl_cost,
-        r.survive,
-        v5_ ? -r.contact_cost : r.forward,  // v5: reward_contact; v4: forward_reward
-    };
-    for (std::size_t i = 0; i < std::size(values); ++i) *out.info_as<double>(i) = values[i];
+    out.put_info(info_.x_position, x);
+    out.put_info(info_.y_position, y);
+    out.put_info(info_.distance_from_origin, std::sqrt(x * x + y * y));
+    out.put_info(info_.x_velocity, r.x_velocity);
+    out.put_info(info_.y_velocity, r.y_velocity);
+    out.put_info(info_.reward_forward, r.forward);
+    // gymnasium's v4 reports the contact cost as reward_ctrl when use_contact_forces is set.
+    out.put_info(info_.reward_ctrl, !v5_ && p_.use_contact_cost ? -r.contact_cost : -r.ctrl_cost);
+    out.put_info(info_.reward_survive, r.survive);
+    out.put_info(info_.reward_contact, -r.contact_cost);
+    out.put_info(info_.forward_reward, r.forward);
   }
+
+  // Positions of the info entries; the last is reward_contact in v5, forward_reward in v4.
+  struct Info {
+    std::size_t x_position, y_position, distance_from_origin, x_velocity, y_velocity, reward_forward, reward_ctrl,
+        reward_survive;
+    std::optional<std::size_t> reward_contact, forward_reward;
+    explicit Info(const EnvSpec& spec)
+        : x_position(info_index(spec.info, "x_position")),
+          y_position(info_index(spec.info, "y_position")),
+          distance_from_origin(info_index(spec.info, "distance_from_origin")),
+          x_velocity(info_index(spec.info, "x_velocity")),
+          y_velocity(info_index(spec.info, "y_velocity")),
+          reward_forward(info_index(spec.info, "reward_forward")),
+          reward_ctrl(info_index(spec.info, "reward_ctrl")),
+          reward_survive(info_index(spec.info, "reward_survive")),
+          reward_contact(find_info(spec.info, "reward_contact")),
+          forward_reward(find_info(spec.info, "forward_reward")) {}
+  };
 
   const bool v5_;
-  const double ctrl_cost_weight_, contact_cost_weight_, healthy_reward_;
-  const bool terminate_when_unhealthy_;
-  const double healthy_z_min_, healthy_z_max_, contact_force_min_, contact_force_max_, reset_noise_scale_;
-  const bool exclude_positions_;
-  const double forward_reward_weight_;
-  const bool contact_forces_in_obs_, use_contact_cost_;
+  const Params p_;
   const int main_body_;
+  const Info info_;
 };
-
-const std::vector<std::string> kInfoNames = {"x_position", "y_position",    "distance_from_origin",
-                                             "x_velocity", "y_velocity",    "reward_forward",
-                                             "reward_ctrl", "reward_survive"};
-
-EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
-  require(m->nq >= 3 && m->nbody >= 2, "the Ant model needs a free-floating torso (nq >= 3)");
-  const bool exclude = c.get_bool("exclude_current_positions_from_observation");
-  const bool contact = v5 ? c.get_bool("include_cfrc_ext_in_observation") : c.get_bool("use_contact_forces");
-  std::int64_t size = m->nq - (exclude ? 2 : 0) + m->nv;
-  if (contact) size += 6 * (m->nbody - (v5 ? 1 : 0));
-  auto infos = kInfoNames;
-  infos.push_back(v5 ? "reward_contact" : "forward_reward");
-  if (v5) {
-    const auto main_body = c.get_int("main_body");
-    require(main_body >= 0 && main_body < m->nbody,
-            "main_body must be a body id in [0, " + std::to_string(m->nbody) + "), got " + std::to_string(main_body));
-  } else {
-    body_id(m, "torso", c.get_string("xml_file"));
-  }
-  return make_spec(m, size, infos);
-}
 
 std::vector<Option> v4_options() {
   auto options = common_options();
@@ -169,9 +188,13 @@ std::vector<Option> v5_options() {
 }  // namespace
 
 static const bool kRegistered =
-    register_env_type(env_type<Ant>(
-        "AntV4", v4_options(), [](const mjModel* m, const Config& c) { return spec(m, c, false); }, false)) &&
-    register_env_type(env_type<Ant>(
-        "AntV5", v5_options(), [](const mjModel* m, const Config& c) { return spec(m, c, true); }, true));
+    register_env_type({.name = "AntV4",
+                       .options = v4_options(),
+                       .spec = model_spec(spec, kV4),
+                       .create = make_env<Ant>(kV4)}) &&
+    register_env_type({.name = "AntV5",
+                       .options = v5_options(),
+                       .spec = model_spec(spec, kV5),
+                       .create = make_env<Ant>(kV5)});
 
 }  // namespace rlpool::mujoco

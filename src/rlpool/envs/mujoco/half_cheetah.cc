@@ -4,18 +4,34 @@
 namespace rlpool::mujoco {
 namespace {
 
+// The options, checked; the spec reads them too, so that make_spec refuses bad ones.
+struct Params {
+  double forward_reward_weight, ctrl_cost_weight, reset_noise_scale;
+  bool exclude_positions;
+
+  explicit Params(const Config& c)
+      : forward_reward_weight(c.get_finite("forward_reward_weight")),
+        ctrl_cost_weight(c.get_finite("ctrl_cost_weight")),
+        reset_noise_scale(c.get_finite("reset_noise_scale")),
+        exclude_positions(c.get_bool("exclude_current_positions_from_observation")) {}
+};
+
+// The forward reward's info entry: v4 calls it reward_run.
+const char* forward_info(bool v5) { return v5 ? "reward_forward" : "reward_run"; }
+
+EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
+  require(m->nq >= 1, "the HalfCheetah model needs a slide joint first (nq >= 1)");
+  const int skip = Params(c).exclude_positions ? 1 : 0;
+  return make_spec(m, m->nq - skip + m->nv, {"x_position", "x_velocity", forward_info(v5), "reward_ctrl"});
+}
+
 class HalfCheetah final : public MujocoEnv {
  public:
-  explicit HalfCheetah(const Config& c)
-      : MujocoEnv(c),
-        forward_reward_weight_(c.get_double("forward_reward_weight")),
-        ctrl_cost_weight_(c.get_double("ctrl_cost_weight")),
-        reset_noise_scale_(c.get_double("reset_noise_scale")),
-        exclude_positions_(c.get_bool("exclude_current_positions_from_observation")) {}
+  HalfCheetah(const Config& c, bool v5) : MujocoEnv(c), p_(c), info_(spec(m_, c, v5), v5) {}
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();
-    reset_uniform_normal(rng, reset_noise_scale_);
+    reset_uniform_normal(rng, p_.reset_noise_scale);
     write(out, 0.0, 0.0, 0.0);
   }
 
@@ -23,8 +39,8 @@ class HalfCheetah final : public MujocoEnv {
     const double x_before = d_->qpos[0];
     do_simulation(action);
     const double x_velocity = (d_->qpos[0] - x_before) / dt();
-    const double forward = forward_reward_weight_ * x_velocity;
-    const double ctrl_cost = ctrl_cost_weight_ * action_sum_of_squares(action);
+    const double forward = p_.forward_reward_weight * x_velocity;
+    const double ctrl_cost = p_.ctrl_cost_weight * action_sum_of_squares(action);
     *out.reward = forward - ctrl_cost;
     *out.terminated = false;
     write(out, x_velocity, forward, ctrl_cost);
@@ -33,18 +49,27 @@ class HalfCheetah final : public MujocoEnv {
  private:
   void write(const Output& out, double x_velocity, double forward, double ctrl_cost) const {
     ObsWriter w(out.obs_as<double>());
-    const int skip = exclude_positions_ ? 1 : 0;
+    const int skip = p_.exclude_positions ? 1 : 0;
     w.put(d_->qpos + skip, m_->nq - skip);
     w.put(d_->qvel, m_->nv);
-    // x_position, x_velocity, reward_run (v4) / reward_forward (v5), reward_ctrl
-    *out.info_as<double>(0) = d_->qpos[0];
-    *out.info_as<double>(1) = x_velocity;
-    *out.info_as<double>(2) = forward;
-    *out.info_as<double>(3) = -ctrl_cost;
+    out.put_info(info_.x_position, d_->qpos[0]);
+    out.put_info(info_.x_velocity, x_velocity);
+    out.put_info(info_.reward_forward, forward);
+    out.put_info(info_.reward_ctrl, -ctrl_cost);
   }
 
-  const double forward_reward_weight_, ctrl_cost_weight_, reset_noise_scale_;
-  const bool exclude_positions_;
+  // Positions of the info entries.
+  struct Info {
+    std::size_t x_position, x_velocity, reward_forward, reward_ctrl;
+    Info(const EnvSpec& spec, bool v5)
+        : x_position(info_index(spec.info, "x_position")),
+          x_velocity(info_index(spec.info, "x_velocity")),
+          reward_forward(info_index(spec.info, forward_info(v5))),
+          reward_ctrl(info_index(spec.info, "reward_ctrl")) {}
+  };
+
+  const Params p_;
+  const Info info_;
 };
 
 std::vector<Option> options() {
@@ -58,21 +83,16 @@ std::vector<Option> options() {
   return options;
 }
 
-EnvSpec spec(const mjModel* m, const Config& c, const char* forward_name) {
-  require(m->nq >= 1, "the HalfCheetah model needs a slide joint first (nq >= 1)");
-  const int skip = c.get_bool("exclude_current_positions_from_observation") ? 1 : 0;
-  return make_spec(m, m->nq - skip + m->nv, {"x_position", "x_velocity", forward_name, "reward_ctrl"});
-}
-
 }  // namespace
 
 static const bool kRegistered =
-    register_env_type(env_type<HalfCheetah>("HalfCheetahV4", options(),
-                                            [](const mjModel* m, const Config& c) {
-                                              return spec(m, c, "reward_run");
-                                            })) &&
-    register_env_type(env_type<HalfCheetah>("HalfCheetahV5", options(), [](const mjModel* m, const Config& c) {
-      return spec(m, c, "reward_forward");
-    }));
+    register_env_type({.name = "HalfCheetahV4",
+                       .options = options(),
+                       .spec = model_spec(spec, kV4),
+                       .create = make_env<HalfCheetah>(kV4)}) &&
+    register_env_type({.name = "HalfCheetahV5",
+                       .options = options(),
+                       .spec = model_spec(spec, kV5),
+                       .create = make_env<HalfCheetah>(kV5)});
 
 }  // namespace rlpool::mujoco

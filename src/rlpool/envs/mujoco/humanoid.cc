@@ -1,33 +1,63 @@
 // Humanoid-v4 and Humanoid-v5, as gymnasium 1.2.2's humanoid_v4.py / humanoid_v5.py.
+#include <optional>
+
 #include "humanoid_obs.h"
 #include "mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {
 
+// The options, checked; the spec reads them too, so that make_spec refuses bad ones.
+struct Params {
+  HumanoidObs obs;
+  double forward_reward_weight, ctrl_cost_weight, contact_cost_weight, contact_cost_min, contact_cost_max,
+      healthy_reward;
+  bool terminate_when_unhealthy;
+  double healthy_z_min, healthy_z_max, reset_noise_scale;
+
+  Params(const Config& c, bool v5)
+      : obs(HumanoidObs::from(c, v5)),
+        forward_reward_weight(c.get_finite("forward_reward_weight")),
+        ctrl_cost_weight(c.get_finite("ctrl_cost_weight")),
+        contact_cost_weight(v5 ? c.get_finite("contact_cost_weight") : 0.0),
+        contact_cost_min(v5 ? c.get_double("contact_cost_min") : 0.0),
+        contact_cost_max(v5 ? c.get_double("contact_cost_max") : 0.0),
+        healthy_reward(c.get_finite("healthy_reward")),
+        terminate_when_unhealthy(c.get_bool("terminate_when_unhealthy")),
+        healthy_z_min(c.get_double("healthy_z_min")),
+        healthy_z_max(c.get_double("healthy_z_max")),
+        reset_noise_scale(c.get_finite("reset_noise_scale")) {}
+};
+
+// Info entries that v5 renamed.
+const char* forward_info(bool v5) { return v5 ? "reward_forward" : "reward_linvel"; }
+const char* ctrl_info(bool v5) { return v5 ? "reward_ctrl" : "reward_quadctrl"; }
+const char* survive_info(bool v5) { return v5 ? "reward_survive" : "reward_alive"; }
+
+EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
+  require(m->nq >= 3 && m->nv >= 6, "the Humanoid model needs a free-floating torso (nq >= 3, nv >= 6)");
+  auto spec = make_spec(m, Params(c, v5).obs.size(m),
+                        {"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity",
+                         forward_info(v5), ctrl_info(v5), survive_info(v5), v5 ? "reward_contact" : "forward_reward"});
+  if (v5) {
+    for (const char* name : {"tendon_length", "tendon_velocity"}) {
+      spec.info.push_back(
+          ArraySpec{.name = name, .dtype = DType::kFloat64, .shape = {m->ntendon}, .low = {}, .high = {}});
+    }
+  }
+  return spec;
+}
+
 class Humanoid final : public MujocoEnv {
  public:
-  Humanoid(const Config& c, bool v5)
-      : MujocoEnv(c),
-        v5_(v5),
-        obs_(HumanoidObs::from(c, v5)),
-        forward_reward_weight_(c.get_double("forward_reward_weight")),
-        ctrl_cost_weight_(c.get_double("ctrl_cost_weight")),
-        contact_cost_weight_(v5 ? c.get_double("contact_cost_weight") : 0.0),
-        contact_cost_min_(v5 ? c.get_double("contact_cost_min") : 0.0),
-        contact_cost_max_(v5 ? c.get_double("contact_cost_max") : 0.0),
-        healthy_reward_(c.get_double("healthy_reward")),
-        terminate_when_unhealthy_(c.get_bool("terminate_when_unhealthy")),
-        healthy_z_min_(c.get_double("healthy_z_min")),
-        healthy_z_max_(c.get_double("healthy_z_max")),
-        reset_noise_scale_(c.get_double("reset_noise_scale")) {
+  Humanoid(const Config& c, bool v5) : MujocoEnv(c), v5_(v5), p_(c, v5), info_(spec(m_, c, v5), v5) {
     for (int b = 0; b < m_->nbody; ++b) total_mass_ += m_->body_mass[b];
   }
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();
-    reset_uniform(rng, reset_noise_scale_);
-    obs_.write(m_, d_, out.obs_as<double>());
+    reset_uniform(rng, p_.reset_noise_scale);
+    p_.obs.write(m_, d_, out.obs_as<double>());
     double xy[2];
     mass_center(xy);
     write_info(out, Rewards{}, xy);
@@ -42,21 +72,21 @@ class Humanoid final : public MujocoEnv {
     r.x_velocity = (after[0] - before[0]) / dt();
     r.y_velocity = (after[1] - before[1]) / dt();
     const double z = d_->qpos[2];
-    const bool healthy = healthy_z_min_ < z && z < healthy_z_max_;
-    r.forward = forward_reward_weight_ * r.x_velocity;
+    const bool healthy = p_.healthy_z_min < z && z < p_.healthy_z_max;
+    r.forward = p_.forward_reward_weight * r.x_velocity;
     // v4 pays the healthy reward even when unhealthy if that terminates the episode.
-    r.survive = ((healthy || (!v5_ && terminate_when_unhealthy_)) ? 1.0 : 0.0) * healthy_reward_;
+    r.survive = ((healthy || (!v5_ && p_.terminate_when_unhealthy)) ? 1.0 : 0.0) * p_.healthy_reward;
     // Both versions charge the control gymnasium stored in data.ctrl (= the action).
-    r.ctrl_cost = ctrl_cost_weight_ * sum_of_squares(d_->ctrl, m_->nu);
+    r.ctrl_cost = p_.ctrl_cost_weight * sum_of_squares(d_->ctrl, m_->nu);
     if (v5_) {
-      r.contact_cost = clip(contact_cost_weight_ * sum_of_squares(d_->cfrc_ext, 6 * m_->nbody), contact_cost_min_,
-                            contact_cost_max_);
+      r.contact_cost = clip(p_.contact_cost_weight * sum_of_squares(d_->cfrc_ext, 6 * m_->nbody),
+                            p_.contact_cost_min, p_.contact_cost_max);
       *out.reward = (r.forward + r.survive) - (r.ctrl_cost + r.contact_cost);
     } else {
       *out.reward = (r.forward + r.survive) - r.ctrl_cost;
     }
-    *out.terminated = terminate_when_unhealthy_ && !healthy;
-    obs_.write(m_, d_, out.obs_as<double>());
+    *out.terminated = p_.terminate_when_unhealthy && !healthy;
+    p_.obs.write(m_, d_, out.obs_as<double>());
     write_info(out, r, after);
   }
 
@@ -80,24 +110,44 @@ class Humanoid final : public MujocoEnv {
     // v4 reports the mass center's position, v5 the free joint's qpos.
     const double x = v5_ ? d_->qpos[0] : mass_xy[0];
     const double y = v5_ ? d_->qpos[1] : mass_xy[1];
-    const double values[] = {
-        x, y, std::sqrt(x * x + y * y), r.x_velocity, r.y_velocity, r.forward, -r.ctrl_cost, r.survive,
-        v5_ ? -r.contact_cost : r.forward,  // v5: reward_contact; v4: forward_reward
-    };
-    std::size_t i = 0;
-    for (; i < std::size(values); ++i) *out.info_as<double>(i) = values[i];
-    if (v5_) {
-      std::copy_n(d_->ten_length, m_->ntendon, out.info_as<double>(i));
-      std::copy_n(d_->ten_velocity, m_->ntendon, out.info_as<double>(i + 1));
-    }
+    out.put_info(info_.x_position, x);
+    out.put_info(info_.y_position, y);
+    out.put_info(info_.distance_from_origin, std::sqrt(x * x + y * y));
+    out.put_info(info_.x_velocity, r.x_velocity);
+    out.put_info(info_.y_velocity, r.y_velocity);
+    out.put_info(info_.reward_forward, r.forward);
+    out.put_info(info_.reward_ctrl, -r.ctrl_cost);
+    out.put_info(info_.reward_survive, r.survive);
+    out.put_info(info_.reward_contact, -r.contact_cost);
+    out.put_info(info_.forward_reward, r.forward);
+    if (info_.tendon_length) std::copy_n(d_->ten_length, m_->ntendon, out.info_as<double>(*info_.tendon_length));
+    if (info_.tendon_velocity) std::copy_n(d_->ten_velocity, m_->ntendon, out.info_as<double>(*info_.tendon_velocity));
   }
 
+  // Positions of the info entries (v4's names where v5 renamed them); v4 has
+  // forward_reward where v5 has reward_contact and the tendons.
+  struct Info {
+    std::size_t x_position, y_position, distance_from_origin, x_velocity, y_velocity, reward_forward, reward_ctrl,
+        reward_survive;
+    std::optional<std::size_t> reward_contact, forward_reward, tendon_length, tendon_velocity;
+    Info(const EnvSpec& spec, bool v5)
+        : x_position(info_index(spec.info, "x_position")),
+          y_position(info_index(spec.info, "y_position")),
+          distance_from_origin(info_index(spec.info, "distance_from_origin")),
+          x_velocity(info_index(spec.info, "x_velocity")),
+          y_velocity(info_index(spec.info, "y_velocity")),
+          reward_forward(info_index(spec.info, forward_info(v5))),
+          reward_ctrl(info_index(spec.info, ctrl_info(v5))),
+          reward_survive(info_index(spec.info, survive_info(v5))),
+          reward_contact(find_info(spec.info, "reward_contact")),
+          forward_reward(find_info(spec.info, "forward_reward")),
+          tendon_length(find_info(spec.info, "tendon_length")),
+          tendon_velocity(find_info(spec.info, "tendon_velocity")) {}
+  };
+
   const bool v5_;
-  const HumanoidObs obs_;
-  const double forward_reward_weight_, ctrl_cost_weight_, contact_cost_weight_, contact_cost_min_, contact_cost_max_,
-      healthy_reward_;
-  const bool terminate_when_unhealthy_;
-  const double healthy_z_min_, healthy_z_max_, reset_noise_scale_;
+  const Params p_;
+  const Info info_;
   double total_mass_ = 0.0;
 };
 
@@ -129,26 +179,16 @@ std::vector<Option> v5_options() {
   return options;
 }
 
-EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
-  require(m->nq >= 3 && m->nv >= 6, "the Humanoid model needs a free-floating torso (nq >= 3, nv >= 6)");
-  auto spec = make_spec(m, HumanoidObs::from(c, v5).size(m),
-                        {"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity",
-                         v5 ? "reward_forward" : "reward_linvel", v5 ? "reward_ctrl" : "reward_quadctrl",
-                         v5 ? "reward_survive" : "reward_alive", v5 ? "reward_contact" : "forward_reward"});
-  if (v5) {
-    for (const char* name : {"tendon_length", "tendon_velocity"}) {
-      spec.info.push_back(ArraySpec{.name = name, .dtype = DType::kFloat64, .shape = {m->ntendon}, .low = {}, .high = {}});
-    }
-  }
-  return spec;
-}
-
 }  // namespace
 
 static const bool kRegistered =
-    register_env_type(env_type<Humanoid>(
-        "HumanoidV4", v4_options(), [](const mjModel* m, const Config& c) { return spec(m, c, false); }, false)) &&
-    register_env_type(env_type<Humanoid>(
-        "HumanoidV5", v5_options(), [](const mjModel* m, const Config& c) { return spec(m, c, true); }, true));
+    register_env_type({.name = "HumanoidV4",
+                       .options = v4_options(),
+                       .spec = model_spec(spec, kV4),
+                       .create = make_env<Humanoid>(kV4)}) &&
+    register_env_type({.name = "HumanoidV5",
+                       .options = v5_options(),
+                       .spec = model_spec(spec, kV5),
+                       .create = make_env<Humanoid>(kV5)});
 
 }  // namespace rlpool::mujoco

@@ -1,27 +1,51 @@
 // HumanoidStandup-v4 and HumanoidStandup-v5, as gymnasium 1.2.2's humanoidstandup_v4.py / _v5.py.
+#include <optional>
+
 #include "humanoid_obs.h"
 #include "mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {
 
+// The options (v4 takes none: its values are fixed), checked; the spec reads
+// them too, so that make_spec refuses bad ones.
+struct Params {
+  HumanoidObs obs;
+  double uph_cost_weight, ctrl_cost_weight, impact_cost_weight, impact_cost_min, impact_cost_max, reset_noise_scale;
+
+  Params(const Config& c, bool v5)
+      : obs(HumanoidObs::from(c, v5, v5)),
+        uph_cost_weight(v5 ? c.get_finite("uph_cost_weight") : 1.0),
+        ctrl_cost_weight(v5 ? c.get_finite("ctrl_cost_weight") : 0.1),
+        impact_cost_weight(v5 ? c.get_finite("impact_cost_weight") : 5e-7),
+        impact_cost_min(v5 ? c.get_double("impact_cost_min") : -std::numeric_limits<double>::infinity()),
+        impact_cost_max(v5 ? c.get_double("impact_cost_max") : 10.0),
+        reset_noise_scale(v5 ? c.get_finite("reset_noise_scale") : 0.01) {}
+};
+
+EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
+  require(m->nq >= 3 && m->nv >= 6, "the HumanoidStandup model needs a free-floating torso (nq >= 3, nv >= 6)");
+  auto spec = make_spec(m, Params(c, v5).obs.size(m), {"reward_linup", "reward_quadctrl", "reward_impact"});
+  if (v5) {
+    for (const char* name : {"x_position", "y_position", "z_distance_from_origin"}) {
+      spec.info.push_back(ArraySpec{.name = name, .dtype = DType::kFloat64, .shape = {}, .low = {}, .high = {}});
+    }
+    for (const char* name : {"tendon_length", "tendon_velocity"}) {
+      spec.info.push_back(
+          ArraySpec{.name = name, .dtype = DType::kFloat64, .shape = {m->ntendon}, .low = {}, .high = {}});
+    }
+  }
+  return spec;
+}
+
 class HumanoidStandup final : public MujocoEnv {
  public:
-  HumanoidStandup(const Config& c, bool v5)
-      : MujocoEnv(c),
-        v5_(v5),
-        obs_(HumanoidObs::from(c, v5, v5)),
-        uph_cost_weight_(v5 ? c.get_double("uph_cost_weight") : 1.0),
-        ctrl_cost_weight_(v5 ? c.get_double("ctrl_cost_weight") : 0.1),
-        impact_cost_weight_(v5 ? c.get_double("impact_cost_weight") : 5e-7),
-        impact_cost_min_(v5 ? c.get_double("impact_cost_min") : -std::numeric_limits<double>::infinity()),
-        impact_cost_max_(v5 ? c.get_double("impact_cost_max") : 10.0),
-        reset_noise_scale_(v5 ? c.get_double("reset_noise_scale") : 0.01) {}
+  HumanoidStandup(const Config& c, bool v5) : MujocoEnv(c), p_(c, v5), info_(spec(m_, c, v5)) {}
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();
-    reset_uniform(rng, reset_noise_scale_);
-    obs_.write(m_, d_, out.obs_as<double>());
+    reset_uniform(rng, p_.reset_noise_scale);
+    p_.obs.write(m_, d_, out.obs_as<double>());
     write_info(out, 0.0, 0.0, 0.0);
   }
 
@@ -30,34 +54,45 @@ class HumanoidStandup final : public MujocoEnv {
     // The height gained per MuJoCo timestep (not per env step), as gymnasium computes it.
     // (gymnasium 1.2.2's v5 accepts uph_cost_weight but never applies it; it is applied
     // here, which is the same at its default of 1.)
-    const double uph = uph_cost_weight_ * ((d_->qpos[2] - 0) / m_->opt.timestep);
-    const double ctrl_cost = ctrl_cost_weight_ * sum_of_squares(d_->ctrl, m_->nu);
-    const double impact_cost =
-        clip(impact_cost_weight_ * sum_of_squares(d_->cfrc_ext, 6 * m_->nbody), impact_cost_min_, impact_cost_max_);
+    const double uph = p_.uph_cost_weight * ((d_->qpos[2] - 0) / m_->opt.timestep);
+    const double ctrl_cost = p_.ctrl_cost_weight * sum_of_squares(d_->ctrl, m_->nu);
+    const double impact_cost = clip(p_.impact_cost_weight * sum_of_squares(d_->cfrc_ext, 6 * m_->nbody),
+                                    p_.impact_cost_min, p_.impact_cost_max);
     *out.reward = uph - ctrl_cost - impact_cost + 1;
     *out.terminated = false;
-    obs_.write(m_, d_, out.obs_as<double>());
+    p_.obs.write(m_, d_, out.obs_as<double>());
     write_info(out, uph, ctrl_cost, impact_cost);
   }
 
  private:
   void write_info(const Output& out, double uph, double ctrl_cost, double impact_cost) const {
-    *out.info_as<double>(0) = uph;
-    *out.info_as<double>(1) = -ctrl_cost;
-    *out.info_as<double>(2) = -impact_cost;
-    if (v5_) {
-      *out.info_as<double>(3) = d_->qpos[0];
-      *out.info_as<double>(4) = d_->qpos[1];
-      *out.info_as<double>(5) = d_->qpos[2] - init_qpos_[2];
-      std::copy_n(d_->ten_length, m_->ntendon, out.info_as<double>(6));
-      std::copy_n(d_->ten_velocity, m_->ntendon, out.info_as<double>(7));
-    }
+    out.put_info(info_.reward_linup, uph);
+    out.put_info(info_.reward_quadctrl, -ctrl_cost);
+    out.put_info(info_.reward_impact, -impact_cost);
+    out.put_info(info_.x_position, d_->qpos[0]);
+    out.put_info(info_.y_position, d_->qpos[1]);
+    out.put_info(info_.z_distance_from_origin, d_->qpos[2] - init_qpos_[2]);
+    if (info_.tendon_length) std::copy_n(d_->ten_length, m_->ntendon, out.info_as<double>(*info_.tendon_length));
+    if (info_.tendon_velocity) std::copy_n(d_->ten_velocity, m_->ntendon, out.info_as<double>(*info_.tendon_velocity));
   }
 
-  const bool v5_;
-  const HumanoidObs obs_;
-  const double uph_cost_weight_, ctrl_cost_weight_, impact_cost_weight_, impact_cost_min_, impact_cost_max_,
-      reset_noise_scale_;
+  // Positions of the info entries; v5 adds the optional ones.
+  struct Info {
+    std::size_t reward_linup, reward_quadctrl, reward_impact;
+    std::optional<std::size_t> x_position, y_position, z_distance_from_origin, tendon_length, tendon_velocity;
+    explicit Info(const EnvSpec& spec)
+        : reward_linup(info_index(spec.info, "reward_linup")),
+          reward_quadctrl(info_index(spec.info, "reward_quadctrl")),
+          reward_impact(info_index(spec.info, "reward_impact")),
+          x_position(find_info(spec.info, "x_position")),
+          y_position(find_info(spec.info, "y_position")),
+          z_distance_from_origin(find_info(spec.info, "z_distance_from_origin")),
+          tendon_length(find_info(spec.info, "tendon_length")),
+          tendon_velocity(find_info(spec.info, "tendon_velocity")) {}
+  };
+
+  const Params p_;
+  const Info info_;
 };
 
 std::vector<Option> v5_options() {
@@ -77,28 +112,17 @@ std::vector<Option> v5_options() {
   return options;
 }
 
-EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
-  require(m->nq >= 3 && m->nv >= 6, "the HumanoidStandup model needs a free-floating torso (nq >= 3, nv >= 6)");
-  auto spec = make_spec(m, HumanoidObs::from(c, v5, v5).size(m), {"reward_linup", "reward_quadctrl", "reward_impact"});
-  if (v5) {
-    for (const char* name : {"x_position", "y_position", "z_distance_from_origin"}) {
-      spec.info.push_back(ArraySpec{.name = name, .dtype = DType::kFloat64, .shape = {}, .low = {}, .high = {}});
-    }
-    for (const char* name : {"tendon_length", "tendon_velocity"}) {
-      spec.info.push_back(ArraySpec{.name = name, .dtype = DType::kFloat64, .shape = {m->ntendon}, .low = {}, .high = {}});
-    }
-  }
-  return spec;
-}
-
 }  // namespace
 
 // gymnasium's v4 takes no task arguments.
 static const bool kRegistered =
-    register_env_type(env_type<HumanoidStandup>(
-        "HumanoidStandupV4", base_options(5), [](const mjModel* m, const Config& c) { return spec(m, c, false); },
-        false)) &&
-    register_env_type(env_type<HumanoidStandup>(
-        "HumanoidStandupV5", v5_options(), [](const mjModel* m, const Config& c) { return spec(m, c, true); }, true));
+    register_env_type({.name = "HumanoidStandupV4",
+                       .options = base_options(5),
+                       .spec = model_spec(spec, kV4),
+                       .create = make_env<HumanoidStandup>(kV4)}) &&
+    register_env_type({.name = "HumanoidStandupV5",
+                       .options = v5_options(),
+                       .spec = model_spec(spec, kV5),
+                       .create = make_env<HumanoidStandup>(kV5)});
 
 }  // namespace rlpool::mujoco

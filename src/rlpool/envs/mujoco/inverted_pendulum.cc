@@ -1,19 +1,34 @@
 // InvertedPendulum-v4 and InvertedPendulum-v5, as gymnasium 1.2.2's inverted_pendulum_v4.py / _v5.py.
+#include <optional>
+
 #include "mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {
 
+// v4 takes no options (its noise scale is fixed); checked, and read by the
+// spec too, so that make_spec refuses a bad one.
+double reset_noise_scale(const Config& c, bool v5) { return v5 ? c.get_finite("reset_noise_scale") : 0.01; }
+
+EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
+  require(m->nq >= 2, "the InvertedPendulum model needs a slider and a hinge (nq >= 2)");
+  reset_noise_scale(c, v5);
+  return make_spec(m, m->nq + m->nv, v5 ? std::vector<std::string>{"reward_survive"} : std::vector<std::string>{});
+}
+
 class InvertedPendulum final : public MujocoEnv {
  public:
   InvertedPendulum(const Config& c, bool v5)
-      : MujocoEnv(c), v5_(v5), reset_noise_scale_(v5 ? c.get_double("reset_noise_scale") : 0.01) {}
+      : MujocoEnv(c),
+        v5_(v5),
+        reset_noise_scale_(reset_noise_scale(c, v5)),
+        reward_survive_(find_info(spec(m_, c, v5).info, "reward_survive")) {}
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();
     reset_uniform(rng, reset_noise_scale_);
     write_obs(out);
-    if (v5_) *out.info_as<double>(0) = 0.0;
+    out.put_info(reward_survive_, 0.0);
   }
 
   void step(const Action& action, Rng& /*rng*/, const Output& out) override {
@@ -26,7 +41,7 @@ class InvertedPendulum final : public MujocoEnv {
     // v4 pays 1 every step; v5 pays nothing on the step that terminates.
     *out.reward = v5_ && terminated ? 0.0 : 1.0;
     *out.terminated = terminated;
-    if (v5_) *out.info_as<double>(0) = *out.reward;  // reward_survive
+    out.put_info(reward_survive_, *out.reward);
   }
 
  private:
@@ -38,6 +53,7 @@ class InvertedPendulum final : public MujocoEnv {
 
   const bool v5_;
   const double reset_noise_scale_;
+  const std::optional<std::size_t> reward_survive_;  // info entry (v5 only)
 };
 
 std::vector<Option> v5_options() {
@@ -46,20 +62,17 @@ std::vector<Option> v5_options() {
   return options;
 }
 
-EnvSpec spec(const mjModel* m, const Config& /*c*/, bool v5) {
-  require(m->nq >= 2, "the InvertedPendulum model needs a slider and a hinge (nq >= 2)");
-  return make_spec(m, m->nq + m->nv, v5 ? std::vector<std::string>{"reward_survive"} : std::vector<std::string>{});
-}
-
 }  // namespace
 
 // gymnasium's v4 takes no task arguments.
 static const bool kRegistered =
-    register_env_type(env_type<InvertedPendulum>(
-        "InvertedPendulumV4", base_options(2), [](const mjModel* m, const Config& c) { return spec(m, c, false); },
-        false)) &&
-    register_env_type(env_type<InvertedPendulum>(
-        "InvertedPendulumV5", v5_options(), [](const mjModel* m, const Config& c) { return spec(m, c, true); },
-        true));
+    register_env_type({.name = "InvertedPendulumV4",
+                       .options = base_options(2),
+                       .spec = model_spec(spec, kV4),
+                       .create = make_env<InvertedPendulum>(kV4)}) &&
+    register_env_type({.name = "InvertedPendulumV5",
+                       .options = v5_options(),
+                       .spec = model_spec(spec, kV5),
+                       .create = make_env<InvertedPendulum>(kV5)});
 
 }  // namespace rlpool::mujoco

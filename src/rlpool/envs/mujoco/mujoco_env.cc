@@ -49,12 +49,7 @@ Api load_api() {
   return a;
 }
 
-int check_frame_skip(const Config& config) {
-  const std::int64_t frame_skip = config.get_int("frame_skip");
-  require(frame_skip >= 1 && frame_skip <= 1'000'000,
-          "frame_skip must be in [1, 1000000], got " + std::to_string(frame_skip));
-  return static_cast<int>(frame_skip);
-}
+int frame_skip_of(const Config& config) { return static_cast<int>(config.get_int_in("frame_skip", 1, 1'000'000)); }
 
 }  // namespace
 
@@ -100,17 +95,19 @@ int body_id(const mjModel* m, const std::string& name, const std::string& xml_fi
   return id;
 }
 
-EnvSpec checked_spec(EnvSpec (*spec)(const mjModel* m, const Config& config), const Config& config) {
-  check_frame_skip(config);
-  const std::string& xml_file = config.get_string("xml_file");
-  const auto model = load_model(xml_file);
-  try {
-    return spec(model.get(), config);
-  } catch (const std::invalid_argument& e) {
-    const std::string message = e.what();
-    if (message.find(xml_file) != std::string::npos) throw;
-    throw std::invalid_argument(message + " (xml_file '" + xml_file + "')");
-  }
+std::function<EnvSpec(const Config&)> model_spec(ModelSpec spec, bool v5) {
+  return [spec, v5](const Config& config) {
+    frame_skip_of(config);
+    const std::string& xml_file = config.get_string("xml_file");
+    const auto model = load_model(xml_file);
+    try {
+      return spec(model.get(), config, v5);
+    } catch (const std::invalid_argument& e) {
+      const std::string message = e.what();
+      if (message.find(xml_file) != std::string::npos) throw;
+      throw std::invalid_argument(message + " (xml_file '" + xml_file + "')");
+    }
+  };
 }
 
 EnvSpec make_spec(const mjModel* m, std::int64_t obs_size, const std::vector<std::string>& scalar_infos) {
@@ -119,8 +116,8 @@ EnvSpec make_spec(const mjModel* m, std::int64_t obs_size, const std::vector<std
   ArraySpec action{.name = "action", .dtype = DType::kFloat64, .shape = {m->nu}, .low = {}, .high = {}};
   for (int i = 0; i < m->nu; ++i) {
     // gymnasium: actuator_ctrlrange.astype(np.float32).
-    action.low.push_back(static_cast<float>(m->actuator_ctrlrange[2 * i]));
-    action.high.push_back(static_cast<float>(m->actuator_ctrlrange[2 * i + 1]));
+    action.low.push_back(f32(m->actuator_ctrlrange[2 * i]));
+    action.high.push_back(f32(m->actuator_ctrlrange[2 * i + 1]));
   }
   spec.action = std::move(action);
   for (const auto& name : scalar_infos) {
@@ -135,7 +132,7 @@ MujocoEnv::MujocoEnv(const Config& config)
       m_(model_.get()),
       data_(api().makeData(m_), api().deleteData),
       d_(data_.get()),
-      frame_skip_(check_frame_skip(config)) {
+      frame_skip_(frame_skip_of(config)) {
   require(d_ != nullptr, "MuJoCo could not allocate mjData for '" + xml_file_ + "'");
   // mj_makeData leaves qpos = qpos0 and qvel = 0: gymnasium's init_qpos/init_qvel.
   init_qpos_.assign(d_->qpos, d_->qpos + m_->nq);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -46,6 +47,11 @@ std::shared_ptr<const mjModel> load_model(const std::string& xml_file);
 
 // Options every MuJoCo env takes (gymnasium's MujocoEnv arguments).
 std::vector<Option> base_options(std::int64_t frame_skip);
+
+// Each task comes as gymnasium's v4 and v5: the `v5` argument of its env's
+// constructor and of its spec function.
+constexpr bool kV4 = false;
+constexpr bool kV5 = true;
 
 // Throws std::invalid_argument(message) unless `ok`: models given through
 // `xml_file` must have what the task reads (bodies, joints, actuators).
@@ -120,22 +126,10 @@ class MujocoEnv : public Env {
   std::vector<double> scratch_;    // nq + nv doubles for resets
 };
 
-// spec(model of config's xml_file, config); a model the task cannot use raises
-// std::invalid_argument naming the file.
-EnvSpec checked_spec(EnvSpec (*spec)(const mjModel* m, const Config& config), const Config& config);
-
-// An env type whose spec needs the compiled model; instances are E(config, args...).
-template <class E, class... Args>
-EnvType env_type(std::string name, std::vector<Option> options,
-                 EnvSpec (*spec)(const mjModel* m, const Config& config), Args... args) {
-  return EnvType{
-      .name = std::move(name),
-      .options = std::move(options),
-      .spec = [spec](const Config& config) { return checked_spec(spec, config); },
-      .create = [args...](const Config& config) -> std::unique_ptr<Env> {
-        return std::make_unique<E>(config, args...);
-      },
-  };
-}
+// A task's spec, from the compiled model its env will use.
+using ModelSpec = EnvSpec (*)(const mjModel* m, const Config& config, bool v5);
+// EnvType::spec of a task: spec(model of config's xml_file, config, v5); a
+// model the task cannot use raises std::invalid_argument naming the file.
+std::function<EnvSpec(const Config&)> model_spec(ModelSpec spec, bool v5);
 
 }  // namespace rlpool::mujoco

@@ -3,22 +3,43 @@
 // gymnasium refuses Pusher-v4 on MuJoCo >= 3 (its pusher.xml behaves differently
 // there, Gymnasium issue #950); rlpool runs gymnasium's v4 rules on the MuJoCo
 // it is built with, so v4 episodes differ from those recorded on MuJoCo 2.
+#include <optional>
+
 #include "mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {
+
+// The options (v4 takes none: its weights are fixed), checked; the spec reads
+// them too, so that make_spec refuses bad ones.
+struct Params {
+  double near_weight, dist_weight, control_weight;
+
+  Params(const Config& c, bool v5)
+      : near_weight(v5 ? c.get_finite("reward_near_weight") : 0.5),
+        dist_weight(v5 ? c.get_finite("reward_dist_weight") : 1.0),
+        control_weight(v5 ? c.get_finite("reward_control_weight") : 0.1) {}
+};
+
+EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
+  require(m->nq >= 11 && m->nv >= 11, "the Pusher model needs 7 arm joints and the object's and goal's 2 each");
+  for (const char* body : {"tips_arm", "object", "goal"}) body_id(m, body, c.get_string("xml_file"));
+  Params(c, v5);  // reads, so checks, the options
+  return make_spec(m, 23,
+                   v5 ? std::vector<std::string>{"reward_dist", "reward_ctrl", "reward_near"}
+                      : std::vector<std::string>{"reward_dist", "reward_ctrl"});
+}
 
 class Pusher final : public MujocoEnv {
  public:
   Pusher(const Config& c, bool v5)
       : MujocoEnv(c),
         v5_(v5),
-        near_weight_(v5 ? c.get_double("reward_near_weight") : 0.5),
-        dist_weight_(v5 ? c.get_double("reward_dist_weight") : 1.0),
-        control_weight_(v5 ? c.get_double("reward_control_weight") : 0.1),
+        p_(c, v5),
         tips_arm_(body_id(m_, "tips_arm", xml_file_)),
         object_(body_id(m_, "object", xml_file_)),
-        goal_(body_id(m_, "goal", xml_file_)) {}
+        goal_(body_id(m_, "goal", xml_file_)),
+        info_(spec(m_, c, v5)) {}
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();
@@ -39,7 +60,7 @@ class Pusher final : public MujocoEnv {
     for (int i = m_->nv - 4; i < m_->nv; ++i) qvel[i] = 0.0;
     set_qpos_qvel(qpos, qvel);
     write_obs(out);
-    for (int i = 0; i < (v5_ ? 3 : 2); ++i) *out.info_as<double>(i) = 0.0;
+    write_info(out, 0.0, 0.0, 0.0);
   }
 
   void step(const Action& action, Rng& /*rng*/, const Output& out) override {
@@ -54,24 +75,28 @@ class Pusher final : public MujocoEnv {
     const double ctrl = -action_sum_of_squares(action);
     double near, dist, reward;
     if (v5_) {
-      near = -norm(arm, 3) * near_weight_;
-      dist = -norm(goal, 3) * dist_weight_;
-      reward = dist + ctrl * control_weight_ + near;
+      near = -norm(arm, 3) * p_.near_weight;
+      dist = -norm(goal, 3) * p_.dist_weight;
+      reward = dist + ctrl * p_.control_weight + near;
     } else {
       near = -norm(arm, 3);
       dist = -norm(goal, 3);
-      reward = dist + control_weight_ * ctrl + near_weight_ * near;
+      reward = dist + p_.control_weight * ctrl + p_.near_weight * near;
       do_simulation(action);
     }
     *out.reward = reward;
     *out.terminated = false;
     write_obs(out);
-    *out.info_as<double>(0) = dist;
-    *out.info_as<double>(1) = v5_ ? ctrl * control_weight_ : ctrl;
-    if (v5_) *out.info_as<double>(2) = near;
+    write_info(out, dist, v5_ ? ctrl * p_.control_weight : ctrl, near);
   }
 
  private:
+  void write_info(const Output& out, double dist, double ctrl, double near) const {
+    out.put_info(info_.reward_dist, dist);
+    out.put_info(info_.reward_ctrl, ctrl);
+    out.put_info(info_.reward_near, near);
+  }
+
   void write_obs(const Output& out) const {
     ObsWriter w(out.obs_as<double>());
     w.put(d_->qpos, 7);
@@ -81,9 +106,20 @@ class Pusher final : public MujocoEnv {
     w.put(d_->xpos + 3 * goal_, 3);
   }
 
+  // Positions of the info entries; v5 adds reward_near.
+  struct Info {
+    std::size_t reward_dist, reward_ctrl;
+    std::optional<std::size_t> reward_near;
+    explicit Info(const EnvSpec& spec)
+        : reward_dist(info_index(spec.info, "reward_dist")),
+          reward_ctrl(info_index(spec.info, "reward_ctrl")),
+          reward_near(find_info(spec.info, "reward_near")) {}
+  };
+
   const bool v5_;
-  const double near_weight_, dist_weight_, control_weight_;
+  const Params p_;
   const int tips_arm_, object_, goal_;
+  const Info info_;
 };
 
 std::vector<Option> v5_options() {
@@ -96,21 +132,17 @@ std::vector<Option> v5_options() {
   return options;
 }
 
-EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
-  require(m->nq >= 11 && m->nv >= 11, "the Pusher model needs 7 arm joints and the object's and goal's 2 each");
-  for (const char* body : {"tips_arm", "object", "goal"}) body_id(m, body, c.get_string("xml_file"));
-  return make_spec(m, 23,
-                   v5 ? std::vector<std::string>{"reward_dist", "reward_ctrl", "reward_near"}
-                      : std::vector<std::string>{"reward_dist", "reward_ctrl"});
-}
-
 }  // namespace
 
 // gymnasium's v4 takes no task arguments.
 static const bool kRegistered =
-    register_env_type(env_type<Pusher>(
-        "PusherV4", base_options(5), [](const mjModel* m, const Config& c) { return spec(m, c, false); }, false)) &&
-    register_env_type(env_type<Pusher>(
-        "PusherV5", v5_options(), [](const mjModel* m, const Config& c) { return spec(m, c, true); }, true));
+    register_env_type({.name = "PusherV4",
+                       .options = base_options(5),
+                       .spec = model_spec(spec, kV4),
+                       .create = make_env<Pusher>(kV4)}) &&
+    register_env_type({.name = "PusherV5",
+                       .options = v5_options(),
+                       .spec = model_spec(spec, kV5),
+                       .create = make_env<Pusher>(kV5)});
 
 }  // namespace rlpool::mujoco

@@ -4,15 +4,32 @@
 namespace rlpool::mujoco {
 namespace {
 
+// The options (v4 takes none: its weights are fixed), checked; the spec reads
+// them too, so that make_spec refuses bad ones.
+struct Params {
+  double dist_weight, control_weight;
+
+  Params(const Config& c, bool v5)
+      : dist_weight(v5 ? c.get_finite("reward_dist_weight") : 1.0),
+        control_weight(v5 ? c.get_finite("reward_control_weight") : 1.0) {}
+};
+
+EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
+  require(m->nq >= 4 && m->nv >= 4, "the Reacher model needs 2 arm joints and the target's 2");
+  for (const char* body : {"fingertip", "target"}) body_id(m, body, c.get_string("xml_file"));
+  Params(c, v5);  // reads, so checks, the options
+  return make_spec(m, 4 + (m->nq - 2) + 2 + (v5 ? 2 : 3), {"reward_dist", "reward_ctrl"});
+}
+
 class Reacher final : public MujocoEnv {
  public:
   Reacher(const Config& c, bool v5)
       : MujocoEnv(c),
         v5_(v5),
-        dist_weight_(v5 ? c.get_double("reward_dist_weight") : 1.0),
-        control_weight_(v5 ? c.get_double("reward_control_weight") : 1.0),
+        p_(c, v5),
         fingertip_(body_id(m_, "fingertip", xml_file_)),
-        target_(body_id(m_, "target", xml_file_)) {}
+        target_(body_id(m_, "target", xml_file_)),
+        info_(spec(m_, c, v5)) {}
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();
@@ -32,8 +49,8 @@ class Reacher final : public MujocoEnv {
     qvel[m_->nv - 1] = 0.0;
     set_qpos_qvel(qpos, qvel);
     write_obs(out);
-    *out.info_as<double>(0) = 0.0;
-    *out.info_as<double>(1) = 0.0;
+    out.put_info(info_.reward_dist, 0.0);
+    out.put_info(info_.reward_ctrl, 0.0);
   }
 
   void step(const Action& action, Rng& /*rng*/, const Output& out) override {
@@ -41,14 +58,14 @@ class Reacher final : public MujocoEnv {
     if (v5_) do_simulation(action);
     double vec[3];
     fingertip_to_target(vec);
-    const double dist = -norm(vec, 3) * dist_weight_;
-    const double ctrl = -action_sum_of_squares(action) * control_weight_;
+    const double dist = -norm(vec, 3) * p_.dist_weight;
+    const double ctrl = -action_sum_of_squares(action) * p_.control_weight;
     if (!v5_) do_simulation(action);
     *out.reward = dist + ctrl;
     *out.terminated = false;
     write_obs(out);
-    *out.info_as<double>(0) = dist;
-    *out.info_as<double>(1) = ctrl;
+    out.put_info(info_.reward_dist, dist);
+    out.put_info(info_.reward_ctrl, ctrl);
   }
 
  private:
@@ -70,9 +87,17 @@ class Reacher final : public MujocoEnv {
     w.put(vec, v5_ ? 2 : 3);
   }
 
+  // Positions of the info entries.
+  struct Info {
+    std::size_t reward_dist, reward_ctrl;
+    explicit Info(const EnvSpec& spec)
+        : reward_dist(info_index(spec.info, "reward_dist")), reward_ctrl(info_index(spec.info, "reward_ctrl")) {}
+  };
+
   const bool v5_;
-  const double dist_weight_, control_weight_;
+  const Params p_;
   const int fingertip_, target_;
+  const Info info_;
 };
 
 std::vector<Option> v5_options() {
@@ -84,19 +109,17 @@ std::vector<Option> v5_options() {
   return options;
 }
 
-EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
-  require(m->nq >= 4 && m->nv >= 4, "the Reacher model needs 2 arm joints and the target's 2");
-  for (const char* body : {"fingertip", "target"}) body_id(m, body, c.get_string("xml_file"));
-  return make_spec(m, 4 + (m->nq - 2) + 2 + (v5 ? 2 : 3), {"reward_dist", "reward_ctrl"});
-}
-
 }  // namespace
 
 // gymnasium's v4 takes no task arguments.
 static const bool kRegistered =
-    register_env_type(env_type<Reacher>(
-        "ReacherV4", base_options(2), [](const mjModel* m, const Config& c) { return spec(m, c, false); }, false)) &&
-    register_env_type(env_type<Reacher>(
-        "ReacherV5", v5_options(), [](const mjModel* m, const Config& c) { return spec(m, c, true); }, true));
+    register_env_type({.name = "ReacherV4",
+                       .options = base_options(2),
+                       .spec = model_spec(spec, kV4),
+                       .create = make_env<Reacher>(kV4)}) &&
+    register_env_type({.name = "ReacherV5",
+                       .options = v5_options(),
+                       .spec = model_spec(spec, kV5),
+                       .create = make_env<Reacher>(kV5)});
 
 }  // namespace rlpool::mujoco

@@ -1,22 +1,42 @@
 // Swimmer-v4 and Swimmer-v5, as gymnasium 1.2.2's swimmer_v4.py / swimmer_v5.py.
+#include <optional>
+
 #include "mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {
 
+// The options, checked; the spec reads them too, so that make_spec refuses bad ones.
+struct Params {
+  double forward_reward_weight, ctrl_cost_weight, reset_noise_scale;
+  bool exclude_positions;
+
+  explicit Params(const Config& c)
+      : forward_reward_weight(c.get_finite("forward_reward_weight")),
+        ctrl_cost_weight(c.get_finite("ctrl_cost_weight")),
+        reset_noise_scale(c.get_finite("reset_noise_scale")),
+        exclude_positions(c.get_bool("exclude_current_positions_from_observation")) {}
+};
+
+// The forward reward's info entry: v4 calls it reward_fwd.
+const char* forward_info(bool v5) { return v5 ? "reward_forward" : "reward_fwd"; }
+
+EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
+  require(m->nq >= 2, "the Swimmer model needs x, y slide joints first (nq >= 2)");
+  const int skip = Params(c).exclude_positions ? 2 : 0;
+  std::vector<std::string> infos = {"x_position", "y_position", "distance_from_origin", "x_velocity",
+                                    "y_velocity", forward_info(v5), "reward_ctrl"};
+  if (!v5) infos.push_back("forward_reward");
+  return make_spec(m, m->nq - skip + m->nv, infos);
+}
+
 class Swimmer final : public MujocoEnv {
  public:
-  Swimmer(const Config& c, bool v5)
-      : MujocoEnv(c),
-        v5_(v5),
-        forward_reward_weight_(c.get_double("forward_reward_weight")),
-        ctrl_cost_weight_(c.get_double("ctrl_cost_weight")),
-        reset_noise_scale_(c.get_double("reset_noise_scale")),
-        exclude_positions_(c.get_bool("exclude_current_positions_from_observation")) {}
+  Swimmer(const Config& c, bool v5) : MujocoEnv(c), p_(c), info_(spec(m_, c, v5), v5) {}
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();
-    reset_uniform(rng, reset_noise_scale_);
+    reset_uniform(rng, p_.reset_noise_scale);
     write(out, 0.0, 0.0, 0.0, 0.0);
   }
 
@@ -26,8 +46,8 @@ class Swimmer final : public MujocoEnv {
     do_simulation(action);
     const double x_velocity = (d_->qpos[0] - x_before) / dt();
     const double y_velocity = (d_->qpos[1] - y_before) / dt();
-    const double forward = forward_reward_weight_ * x_velocity;
-    const double ctrl_cost = ctrl_cost_weight_ * action_sum_of_squares(action);
+    const double forward = p_.forward_reward_weight * x_velocity;
+    const double ctrl_cost = p_.ctrl_cost_weight * action_sum_of_squares(action);
     *out.reward = forward - ctrl_cost;
     *out.terminated = false;
     write(out, x_velocity, y_velocity, forward, ctrl_cost);
@@ -36,20 +56,38 @@ class Swimmer final : public MujocoEnv {
  private:
   void write(const Output& out, double x_velocity, double y_velocity, double forward, double ctrl_cost) const {
     ObsWriter w(out.obs_as<double>());
-    const int skip = exclude_positions_ ? 2 : 0;
+    const int skip = p_.exclude_positions ? 2 : 0;
     w.put(d_->qpos + skip, m_->nq - skip);
     w.put(d_->qvel, m_->nv);
     const double x = d_->qpos[0];
     const double y = d_->qpos[1];
-    const double values[] = {x, y, std::sqrt(x * x + y * y), x_velocity, y_velocity, forward, -ctrl_cost, forward};
-    // v4 also reports the forward reward as forward_reward (its reward_fwd is reward_forward here).
-    const std::size_t n = v5_ ? 7 : 8;
-    for (std::size_t i = 0; i < n; ++i) *out.info_as<double>(i) = values[i];
+    out.put_info(info_.x_position, x);
+    out.put_info(info_.y_position, y);
+    out.put_info(info_.distance_from_origin, std::sqrt(x * x + y * y));
+    out.put_info(info_.x_velocity, x_velocity);
+    out.put_info(info_.y_velocity, y_velocity);
+    out.put_info(info_.reward_forward, forward);
+    out.put_info(info_.reward_ctrl, -ctrl_cost);
+    out.put_info(info_.forward_reward, forward);
   }
 
-  const bool v5_;
-  const double forward_reward_weight_, ctrl_cost_weight_, reset_noise_scale_;
-  const bool exclude_positions_;
+  // Positions of the info entries; v4 also reports the forward reward as forward_reward.
+  struct Info {
+    std::size_t x_position, y_position, distance_from_origin, x_velocity, y_velocity, reward_forward, reward_ctrl;
+    std::optional<std::size_t> forward_reward;
+    Info(const EnvSpec& spec, bool v5)
+        : x_position(info_index(spec.info, "x_position")),
+          y_position(info_index(spec.info, "y_position")),
+          distance_from_origin(info_index(spec.info, "distance_from_origin")),
+          x_velocity(info_index(spec.info, "x_velocity")),
+          y_velocity(info_index(spec.info, "y_velocity")),
+          reward_forward(info_index(spec.info, forward_info(v5))),
+          reward_ctrl(info_index(spec.info, "reward_ctrl")),
+          forward_reward(find_info(spec.info, "forward_reward")) {}
+  };
+
+  const Params p_;
+  const Info info_;
 };
 
 std::vector<Option> options() {
@@ -63,22 +101,16 @@ std::vector<Option> options() {
   return options;
 }
 
-EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
-  require(m->nq >= 2, "the Swimmer model needs x, y slide joints first (nq >= 2)");
-  const int skip = c.get_bool("exclude_current_positions_from_observation") ? 2 : 0;
-  std::vector<std::string> infos = {"x_position", "y_position",  "distance_from_origin",
-                                    "x_velocity", "y_velocity",  v5 ? "reward_forward" : "reward_fwd",
-                                    "reward_ctrl"};
-  if (!v5) infos.push_back("forward_reward");
-  return make_spec(m, m->nq - skip + m->nv, infos);
-}
-
 }  // namespace
 
 static const bool kRegistered =
-    register_env_type(env_type<Swimmer>(
-        "SwimmerV4", options(), [](const mjModel* m, const Config& c) { return spec(m, c, false); }, false)) &&
-    register_env_type(env_type<Swimmer>(
-        "SwimmerV5", options(), [](const mjModel* m, const Config& c) { return spec(m, c, true); }, true));
+    register_env_type({.name = "SwimmerV4",
+                       .options = options(),
+                       .spec = model_spec(spec, kV4),
+                       .create = make_env<Swimmer>(kV4)}) &&
+    register_env_type({.name = "SwimmerV5",
+                       .options = options(),
+                       .spec = model_spec(spec, kV5),
+                       .create = make_env<Swimmer>(kV5)});
 
 }  // namespace rlpool::mujoco

@@ -1,69 +1,13 @@
-// Walker2d-v4 and Walker2d-v5, as gymnasium 1.2.2's walker2d_v4.py / walker2d_v5.py.
-#include "mujoco_env.h"
+// Walker2d-v4 and Walker2d-v5, as gymnasium 1.2.2's walker2d_v4.py / walker2d_v5.py
+// (the rest is planar_walker.h's, shared with Hopper).
+#include "planar_walker.h"
 
 namespace rlpool::mujoco {
 namespace {
 
-class Walker2d final : public MujocoEnv {
+class Walker2d final : public PlanarWalker {
  public:
-  Walker2d(const Config& c, bool v5)
-      : MujocoEnv(c),
-        v5_(v5),
-        forward_reward_weight_(c.get_double("forward_reward_weight")),
-        ctrl_cost_weight_(c.get_double("ctrl_cost_weight")),
-        healthy_reward_(c.get_double("healthy_reward")),
-        terminate_when_unhealthy_(c.get_bool("terminate_when_unhealthy")),
-        healthy_z_min_(c.get_double("healthy_z_min")),
-        healthy_z_max_(c.get_double("healthy_z_max")),
-        healthy_angle_min_(c.get_double("healthy_angle_min")),
-        healthy_angle_max_(c.get_double("healthy_angle_max")),
-        reset_noise_scale_(c.get_double("reset_noise_scale")),
-        exclude_positions_(c.get_bool("exclude_current_positions_from_observation")) {}
-
-  void reset(Rng& rng, const Output& out) override {
-    reset_data();
-    reset_uniform(rng, reset_noise_scale_);
-    write(out, 0.0, 0.0, 0.0, 0.0);
-  }
-
-  void step(const Action& action, Rng& /*rng*/, const Output& out) override {
-    const double x_before = d_->qpos[0];
-    do_simulation(action);
-    const double x_velocity = (d_->qpos[0] - x_before) / dt();
-    const double z = d_->qpos[1];
-    const double angle = d_->qpos[2];
-    const bool healthy =
-        healthy_z_min_ < z && z < healthy_z_max_ && healthy_angle_min_ < angle && angle < healthy_angle_max_;
-    const double forward = forward_reward_weight_ * x_velocity;
-    // v4 pays the healthy reward even when unhealthy if that terminates the episode.
-    const double survive = ((healthy || (!v5_ && terminate_when_unhealthy_)) ? 1.0 : 0.0) * healthy_reward_;
-    const double ctrl_cost = ctrl_cost_weight_ * action_sum_of_squares(action);
-    *out.reward = (forward + survive) - ctrl_cost;
-    *out.terminated = terminate_when_unhealthy_ && !healthy;
-    write(out, x_velocity, forward, ctrl_cost, survive);
-  }
-
- private:
-  void write(const Output& out, double x_velocity, double forward, double ctrl_cost, double survive) const {
-    ObsWriter w(out.obs_as<double>());
-    const int skip = exclude_positions_ ? 1 : 0;
-    w.put(d_->qpos + skip, m_->nq - skip);
-    w.put_clipped(d_->qvel, m_->nv, -10.0, 10.0);
-    *out.info_as<double>(0) = d_->qpos[0];
-    *out.info_as<double>(1) = x_velocity;
-    if (v5_) {
-      *out.info_as<double>(2) = d_->qpos[1] - init_qpos_[1];
-      *out.info_as<double>(3) = forward;
-      *out.info_as<double>(4) = -ctrl_cost;
-      *out.info_as<double>(5) = survive;
-    }
-  }
-
-  const bool v5_;
-  const double forward_reward_weight_, ctrl_cost_weight_, healthy_reward_;
-  const bool terminate_when_unhealthy_;
-  const double healthy_z_min_, healthy_z_max_, healthy_angle_min_, healthy_angle_max_, reset_noise_scale_;
-  const bool exclude_positions_;
+  Walker2d(const Config& c, bool v5) : PlanarWalker(c, v5, "Walker2d") {}
 };
 
 std::vector<Option> options() {
@@ -83,20 +27,18 @@ std::vector<Option> options() {
   return options;
 }
 
-EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
-  require(m->nq >= 3, "the Walker2d model needs x, z and angle joints first (nq >= 3)");
-  const int skip = c.get_bool("exclude_current_positions_from_observation") ? 1 : 0;
-  std::vector<std::string> infos = {"x_position", "x_velocity"};
-  if (v5) infos.insert(infos.end(), {"z_distance_from_origin", "reward_forward", "reward_ctrl", "reward_survive"});
-  return make_spec(m, m->nq - skip + m->nv, infos);
-}
+EnvSpec spec(const mjModel* m, const Config& c, bool v5) { return planar_spec(m, c, v5, "Walker2d"); }
 
 }  // namespace
 
 static const bool kRegistered =
-    register_env_type(env_type<Walker2d>(
-        "Walker2dV4", options(), [](const mjModel* m, const Config& c) { return spec(m, c, false); }, false)) &&
-    register_env_type(env_type<Walker2d>(
-        "Walker2dV5", options(), [](const mjModel* m, const Config& c) { return spec(m, c, true); }, true));
+    register_env_type({.name = "Walker2dV4",
+                       .options = options(),
+                       .spec = model_spec(spec, kV4),
+                       .create = make_env<Walker2d>(kV4)}) &&
+    register_env_type({.name = "Walker2dV5",
+                       .options = options(),
+                       .spec = model_spec(spec, kV5),
+                       .create = make_env<Walker2d>(kV5)});
 
 }  // namespace rlpool::mujoco

@@ -226,8 +226,7 @@ std::shared_ptr<const Program> program_for(const Config& config) {
 
 class NumbaEnv final : public Env {
  public:
-  NumbaEnv(std::shared_ptr<const Program> program, const Config& config)
-      : p_(std::move(program)), state_((p_->state_bytes + 7) / 8, 0) {
+  explicit NumbaEnv(const Config& config) : p_(program_for(config)), state_((p_->state_bytes + 7) / 8, 0) {
     for (const auto& param : p_->params) {
       if (param.kind == 'f') {
         params_f64_.push_back(config.get_double(param.name));
@@ -311,9 +310,7 @@ static const bool kRegistered = register_env_type({
                 {"_step_fn", std::int64_t{0}, "address of the compiled step (set by rlpool.python_env)"},
                 {"_spec", std::string(), "arrays, state and params of the task (set by rlpool.python_env)"}},
     .spec = [](const Config& config) { return program_for(config)->spec; },
-    .create = [](const Config& config) -> std::unique_ptr<Env> {
-      return std::make_unique<NumbaEnv>(program_for(config), config);
-    },
+    .create = make_env<NumbaEnv>(),
 });
 
 }  // namespace rlpool::python_env

@@ -78,7 +78,7 @@ static const bool kRegistered = register_env_type({
           spec.action = ArraySpec{"action", DType::kInt64, {}, {0}, {100000}};
           return spec;
         },
-    .create = [](const Config& config) { return std::make_unique<BusyWork>(config); },
+    .create = make_env<BusyWork>(),
 });
 
 }  // namespace rlpool::testing

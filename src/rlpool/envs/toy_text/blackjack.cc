@@ -1,7 +1,6 @@
 // Blackjack, matching gymnasium 1.2.2 BlackjackEnv (Sutton & Barto, example
 // 5.1): an infinite deck, the `natural` and `sab` rules, and the observation
 // (player sum, dealer's showing card, usable ace) as a tuple of Discretes.
-#include <memory>
 
 #include "env.h"
 #include "toy_text.h"
@@ -144,7 +143,7 @@ static const bool kRegistered = register_env_type({
               .info = {},
           };
         },
-    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<Blackjack>(config); },
+    .create = make_env<Blackjack>(),
 });
 
 }  // namespace rlpool::toy_text

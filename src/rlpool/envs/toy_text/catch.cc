@@ -7,7 +7,6 @@
 // at the ball and the paddle.
 #include <algorithm>
 #include <cstring>
-#include <memory>
 
 #include "env.h"
 #include "toy_text.h"
@@ -24,10 +23,10 @@ struct Board {
 
 // bsuite's `rows`/`columns`, or EnvPool's `height`/`width` (0: not given).
 Board board_of(const Config& config) {
-  std::int64_t rows = config.get_int("rows");
-  std::int64_t columns = config.get_int("columns");
-  const std::int64_t height = config.get_int("height");
-  const std::int64_t width = config.get_int("width");
+  std::int64_t rows = config.get_int_in("rows", 2, kMaxCells);
+  std::int64_t columns = config.get_int_in("columns", 1, kMaxCells);
+  const std::int64_t height = config.get_int_in("height", 0, kMaxCells);
+  const std::int64_t width = config.get_int_in("width", 0, kMaxCells);
   if (height != 0) {
     if (rows != 10 && rows != height) {
       throw std::invalid_argument("Catch: 'height' is EnvPool's name for 'rows'; give one of them, got rows=" +
@@ -43,10 +42,7 @@ Board board_of(const Config& config) {
     columns = width;
   }
   if (rows < 2) throw std::invalid_argument("Catch needs rows (height) >= 2, got " + std::to_string(rows));
-  if (columns < 1) throw std::invalid_argument("Catch needs columns (width) >= 1, got " + std::to_string(columns));
-  if (rows * columns > kMaxCells || rows > kMaxCells || columns > kMaxCells) {
-    throw std::invalid_argument("Catch board is limited to 2**20 cells");
-  }
+  if (rows * columns > kMaxCells) throw std::invalid_argument("Catch board is limited to 2**20 cells");
   return {rows, columns};
 }
 
@@ -123,7 +119,7 @@ static const bool kRegistered = register_env_type({
               .info = {},
           };
         },
-    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<Catch>(config); },
+    .create = make_env<Catch>(),
 });
 
 }  // namespace rlpool::toy_text

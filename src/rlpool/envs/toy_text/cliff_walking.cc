@@ -1,7 +1,6 @@
 // CliffWalking, matching gymnasium 1.2.2 CliffWalkingEnv (Sutton & Barto,
 // example 6.6), including its slippery variant (CliffWalkingSlippery-v1).
 #include <algorithm>
-#include <memory>
 
 #include "env.h"
 #include "toy_text.h"
@@ -19,9 +18,18 @@ constexpr std::int64_t kDelta[4][2] = {{-1, 0}, {0, 1}, {1, 0}, {0, -1}};
 
 bool is_cliff(std::int64_t row, std::int64_t col) { return row == kRows - 1 && col >= 1 && col <= kCols - 2; }
 
+EnvSpec make_spec(const Config& /*config*/) {
+  return EnvSpec{
+      .obs = {discrete("obs", kStates)},
+      .action = discrete("action", 4),
+      .info = {prob_info()},
+  };
+}
+
 class CliffWalking final : public Env {
  public:
-  explicit CliffWalking(const Config& config) : slippery_(config.get_bool("is_slippery")) {}
+  explicit CliffWalking(const Config& config)
+      : slippery_(config.get_bool("is_slippery")), prob_(info_index(make_spec(config).info, "prob")) {}
 
   void reset(Rng& /*rng*/, const Output& out) override {
     s_ = kStart;
@@ -58,10 +66,11 @@ class CliffWalking final : public Env {
  private:
   void write(const Output& out, double p) const {
     *out.obs_as<std::int64_t>() = s_;
-    *out.info_as<double>(0) = p;
+    *out.info_as<double>(prob_) = p;
   }
 
   bool slippery_;
+  std::size_t prob_;  // info entry
   std::int64_t s_ = kStart;  // gymnasium's env.unwrapped.s
 };
 
@@ -70,15 +79,8 @@ class CliffWalking final : public Env {
 static const bool kRegistered = register_env_type({
     .name = "CliffWalking",
     .options = {{"is_slippery", false, "move in the intended direction or either side, each with probability 1/3"}},
-    .spec =
-        [](const Config&) {
-          return EnvSpec{
-              .obs = {discrete("obs", kStates)},
-              .action = discrete("action", 4),
-              .info = {ArraySpec{.name = "prob", .dtype = DType::kFloat64, .shape = {}, .low = {}, .high = {}}},
-          };
-        },
-    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<CliffWalking>(config); },
+    .spec = make_spec,
+    .create = make_env<CliffWalking>(),
 });
 
 }  // namespace rlpool::toy_text

@@ -1,7 +1,6 @@
 // FrozenLake, matching gymnasium 1.2.2 FrozenLakeEnv: the 4x4 / 8x8 maps, a
 // custom `desc`, slippery ice with gymnasium's `success_rate`.
 #include <algorithm>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,12 +75,16 @@ Lake lake_of(const Config& config) {
   throw std::invalid_argument("FrozenLake map_name must be '4x4' or '8x8' (or give desc), got '" + name + "'");
 }
 
-double success_rate_of(const Config& config) {
-  const double rate = config.get_double("success_rate");
-  if (!(rate >= 0.0 && rate <= 1.0)) {
-    throw std::invalid_argument("FrozenLake success_rate must be in [0, 1], got " + std::to_string(rate));
-  }
-  return rate;
+double success_rate_of(const Config& config) { return config.get_double_in("success_rate", 0.0, 1.0); }
+
+EnvSpec make_spec(const Config& config) {
+  const Lake lake = lake_of(config);
+  success_rate_of(config);
+  return EnvSpec{
+      .obs = {discrete("obs", static_cast<std::int64_t>(lake.cells.size()))},
+      .action = discrete("action", 4),
+      .info = {prob_info()},
+  };
 }
 
 class FrozenLake final : public Env {
@@ -90,7 +93,8 @@ class FrozenLake final : public Env {
       : lake_(lake_of(config)),
         slippery_(config.get_bool("is_slippery")),
         success_(success_rate_of(config)),
-        fail_((1.0 - success_) / 2.0) {}
+        fail_((1.0 - success_) / 2.0),
+        prob_(info_index(make_spec(config).info, "prob")) {}
 
   void reset(Rng& rng, const Output& out) override {
     const auto& starts = lake_.starts;
@@ -139,25 +143,16 @@ class FrozenLake final : public Env {
  private:
   void write(const Output& out, double p) const {
     *out.obs_as<std::int64_t>() = s_;
-    *out.info_as<double>(0) = p;
+    *out.info_as<double>(prob_) = p;
   }
 
   const Lake lake_;
   bool slippery_;
   double success_;
   double fail_;
+  std::size_t prob_;  // info entry
   std::int64_t s_ = 0;  // gymnasium's env.unwrapped.s: row * ncol + col
 };
-
-EnvSpec make_spec(const Config& config) {
-  const Lake lake = lake_of(config);
-  success_rate_of(config);
-  return EnvSpec{
-      .obs = {discrete("obs", static_cast<std::int64_t>(lake.cells.size()))},
-      .action = discrete("action", 4),
-      .info = {ArraySpec{.name = "prob", .dtype = DType::kFloat64, .shape = {}, .low = {}, .high = {}}},
-  };
-}
 
 }  // namespace
 
@@ -173,7 +168,7 @@ static const bool kRegistered = register_env_type({
             {"success_rate", 1.0 / 3.0, "probability of the intended move on slippery ice"},
         },
     .spec = make_spec,
-    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<FrozenLake>(config); },
+    .create = make_env<FrozenLake>(),
 });
 
 }  // namespace rlpool::toy_text

@@ -170,10 +170,21 @@ const std::array<int, 300>& start_states() {
   return starts;
 }
 
+EnvSpec make_spec(const Config& /*config*/) {
+  return EnvSpec{
+      .obs = {discrete("obs", kStates)},
+      .action = discrete("action", kActions),
+      .info = {prob_info(),
+               ArraySpec{.name = "action_mask", .dtype = DType::kInt8, .shape = {kActions}, .low = {0}, .high = {1}}},
+  };
+}
+
 class Taxi final : public Env {
  public:
   explicit Taxi(const Config& config)
-      : table_(table(config.get_bool("is_rainy"))), fickle_passenger_(config.get_bool("fickle_passenger")) {}
+      : table_(table(config.get_bool("is_rainy"))),
+        fickle_passenger_(config.get_bool("fickle_passenger")),
+        info_(make_spec(config)) {}
 
   void reset(Rng& rng, const Output& out) override {
     state_.s = start_states()[rng.integer(300)];
@@ -226,8 +237,8 @@ class Taxi final : public Env {
   // The observation, the prob info, and gymnasium's action_mask(s) as 0/1 bytes.
   void write(const Output& out, double p) const {
     *out.obs_as<std::int64_t>() = state_.s;
-    *out.info_as<double>(0) = p;
-    auto* mask = out.info_as<std::int8_t>(1);
+    *out.info_as<double>(info_.prob) = p;
+    auto* mask = out.info_as<std::int8_t>(info_.action_mask);
     const Decoded d = decode(static_cast<int>(state_.s));
     const int at = loc_index(d.row, d.col);
     mask[0] = d.row < kMaxRow;
@@ -245,6 +256,13 @@ class Taxi final : public Env {
   };
   const Table& table_;
   bool fickle_passenger_;
+  // Positions of the info entries.
+  struct Info {
+    std::size_t prob, action_mask;
+    explicit Info(const EnvSpec& spec)
+        : prob(info_index(spec.info, "prob")), action_mask(info_index(spec.info, "action_mask")) {}
+  };
+  const Info info_;
   State state_;
 };
 
@@ -258,17 +276,8 @@ static const bool kRegistered = register_env_type({
             {"fickle_passenger", false,
              "with probability 0.3 per episode, the passenger changes destination once after boarding"},
         },
-    .spec =
-        [](const Config&) {
-          return EnvSpec{
-              .obs = {discrete("obs", kStates)},
-              .action = discrete("action", kActions),
-              .info = {ArraySpec{.name = "prob", .dtype = DType::kFloat64, .shape = {}, .low = {}, .high = {}},
-                       ArraySpec{.name = "action_mask", .dtype = DType::kInt8, .shape = {kActions}, .low = {0},
-                                 .high = {1}}},
-          };
-        },
-    .create = [](const Config& config) -> std::unique_ptr<Env> { return std::make_unique<Taxi>(config); },
+    .spec = make_spec,
+    .create = make_env<Taxi>(),
 });
 
 }  // namespace rlpool::toy_text

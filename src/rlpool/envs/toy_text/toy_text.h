@@ -23,21 +23,15 @@ std::size_t categorical(const double (&probs)[N], std::size_t n, double u) {
   return 0;
 }
 
-// An int option checked to lie in [low, high], else a ValueError naming it.
-inline std::int64_t checked_int(const Config& config, const std::string& name, std::int64_t low,
-                                std::int64_t high) {
-  const std::int64_t v = config.get_int(name);
-  if (v < low || v > high) {
-    throw std::invalid_argument("option '" + name + "' must be in [" + std::to_string(low) + ", " +
-                                std::to_string(high) + "], got " + std::to_string(v));
-  }
-  return v;
-}
-
 // A Discrete obs / action: an int64 scalar in [0, n - 1].
 inline ArraySpec discrete(std::string name, std::int64_t n) {
   return ArraySpec{.name = std::move(name), .dtype = DType::kInt64, .shape = {}, .low = {0},
                    .high = {static_cast<double>(n - 1)}};
+}
+
+// gymnasium's info["prob"]: the probability of the transition taken.
+inline ArraySpec prob_info() {
+  return ArraySpec{.name = "prob", .dtype = DType::kFloat64, .shape = {}, .low = {}, .high = {}};
 }
 
 // State snapshot of a single discrete state index, checked against the state count.
