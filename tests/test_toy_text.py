@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 
+import gym_reference
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -28,9 +29,12 @@ TOY_TEXT = [
     "FrozenLake8x8-v1",
     "NChain-v0",
     "Taxi-v3",
+    "Taxi-v4",
 ]
 GYMNASIUM_IDS = ["Blackjack-v1", "CliffWalking-v1", "CliffWalkingSlippery-v1", "FrozenLake-v1", "FrozenLake8x8-v1",
-                 "Taxi-v3"]
+                 "Taxi-v4"]
+# EnvPool's (and older gymnasium's) ids, with the dynamics of the current gymnasium id they name.
+OLDER_IDS = {"CliffWalking-v0": "CliffWalking-v1", "Taxi-v3": "Taxi-v4"}
 ENVPOOL_IDS = ["Blackjack-v1", "Catch-v0", "CliffWalking-v0", "FrozenLake-v1", "FrozenLake8x8-v1", "NChain-v0",
                "Taxi-v3"]
 NO_LIMIT = 2**31 - 1  # EnvPool's max_episode_steps where there is no time limit
@@ -38,10 +42,8 @@ NO_LIMIT = 2**31 - 1  # EnvPool's max_episode_steps where there is no time limit
 pytestmark = pytest.mark.timeout(120)
 
 
-def gym_make(task_id: str, **kwargs) -> gym.Env:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return gym.make(task_id, **kwargs)
+# The reference env of an rlpool task: the current gymnasium's (or an older one's, for an older id).
+gym_make = gym_reference.make
 
 
 def assert_discrete_equal(ours: spaces.Space, ref: spaces.Space) -> None:
@@ -60,6 +62,14 @@ def assert_discrete_equal(ours: spaces.Space, ref: spaces.Space) -> None:
 
 def test_every_id_is_listed():
     assert set(TOY_TEXT) <= set(rlpool.list_all_envs())
+
+
+@pytest.mark.parametrize("task_id", sorted(OLDER_IDS))
+def test_older_ids_name_the_current_gymnasium_id_and_match_its_registry(task_id):
+    assert rlpool.registry.task(task_id).gymnasium_id == OLDER_IDS[task_id]
+    ours, theirs = rlpool.make_spec(task_id), rlpool.make_spec(OLDER_IDS[task_id])
+    assert (ours.observation_space, ours.action_space) == (theirs.observation_space, theirs.action_space)
+    assert (ours.max_episode_steps, ours.reward_threshold) == (theirs.max_episode_steps, theirs.reward_threshold)
 
 
 @pytest.mark.parametrize("task_id", GYMNASIUM_IDS)
@@ -419,9 +429,9 @@ def test_bench_finds_peers_by_bare_id(task_id):
     if task_id in GYMNASIUM_IDS:
         assert bench.gym_task_id(task_id) == task_id
         bench.check_peer("gym-sync", task_id)
-    elif task_id == "CliffWalking-v0":
-        # EnvPool's id; gymnasium has the same dynamics as CliffWalking-v1 (not its jax tabular/CliffWalking-v0)
-        assert bench.gym_task_id(task_id) == "CliffWalking-v1"
+    elif task_id in OLDER_IDS:
+        # gymnasium has the same dynamics under its current id (not, e.g., its jax tabular/CliffWalking-v0)
+        assert bench.gym_task_id(task_id) == OLDER_IDS[task_id]
         bench.check_peer("gym-sync", task_id)
     else:
         with pytest.raises(bench.PeerUnavailable):

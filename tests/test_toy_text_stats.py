@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import functools
 import math
-import warnings
 from collections import Counter
 
-import gymnasium as gym
+import gym_reference
 import numpy as np
 import pytest
 from gymnasium.envs.toy_text import blackjack as gym_blackjack
@@ -84,12 +83,8 @@ def assert_fits(observed, probs, label: str) -> None:
     assert p > ALPHA, (label, x2, p, observed, expected)
 
 
-def gym_make(task_id: str, **options) -> gym.Env:
-    if "desc" in options:
-        options = {**options, "desc": options["desc"].split(",")}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return gym.make(task_id, **options)
+# The reference env of an rlpool task: the current gymnasium's (or an older one's, for an older id).
+gym_make = gym_reference.make
 
 
 def pack(task_id: str, s: int) -> bytes:
@@ -164,7 +159,9 @@ SLIPPERY = [
     ("FrozenLake-v1", {"desc": "SFFHF,FHFFG,HFSFH"}, 1500),
     ("CliffWalkingSlippery-v1", {}, 600),
     ("CliffWalking-v1", {"is_slippery": True}, 100),
-    ("Taxi-v3", {"is_rainy": True}, 120),
+    ("Taxi-v4", {"is_rainy": True}, 120),
+    ("Taxi-v4", {"is_rainy": True, "rainy_probability": 0.6}, 120),
+    ("Taxi-v3", {"is_rainy": True}, 120),  # gymnasium 1.2.2's rain (its TaxiEnv, fetched from its wheel)
 ]
 
 
@@ -182,7 +179,8 @@ def test_stochastic_transitions_match_gymnasium_table(task_id, options, rounds):
 @pytest.mark.parametrize(
     ("task_id", "options", "n"),
     [
-        ("Taxi-v3", {}, 30000),
+        ("Taxi-v4", {}, 30000),
+        ("Taxi-v3", {}, 6000),
         ("Taxi-v3", {"is_rainy": True}, 6000),
         ("FrozenLake-v1", {"desc": "SFFHF,FHSFG,HFSFH"}, 3000),
     ],
@@ -200,7 +198,7 @@ def test_start_states_match_gymnasium(task_id, options, n):
 
 def test_taxi_start_states_cover_gymnasium_samples():
     # gymnasium's own resets land on the states rlpool draws from, and vice versa
-    g = gym_make("Taxi-v3")
+    g = gym_make("Taxi-v4")
     g.reset(seed=0)
     theirs = {g.reset()[0] for _ in range(6000)}
     env = rlpool.make("Taxi-v3", num_envs=6000, seed=1)
@@ -226,13 +224,13 @@ def test_taxi_fickle_passenger_matches_gymnasium():
             assert self.dest in list(items), (self.dest, items)
             return self.dest
 
-    g = gym_make("Taxi-v3", fickle_passenger=True).unwrapped
+    g = gym_make("Taxi-v4", fickle_passenger=True).unwrapped
     g.reset(seed=0)
     draw = Draw()
     g.np_random = draw
     carrying = [s for s in range(500) if (s // 4) % 5 == 4]
     rounds = 60
-    env = rlpool.make("Taxi-v3", num_envs=len(carrying) * 6, seed=4, fickle_passenger=True)
+    env = rlpool.make("Taxi-v4", num_envs=len(carrying) * 6, seed=4, fickle_passenger=True)
     env.reset()
     new_dest = Counter()
     for _ in range(rounds):
@@ -255,12 +253,15 @@ def test_taxi_fickle_passenger_matches_gymnasium():
         assert_fits(counts, [1 / 3] * 3, f"fickle destination from {old}")
 
 
-def test_taxi_fickle_step_is_drawn_with_probability_0_3():
-    env = rlpool.make("Taxi-v3", num_envs=20000, seed=9, fickle_passenger=True)
+@pytest.mark.parametrize(("task_id", "options", "p"), [
+    ("Taxi-v3", {}, 0.3), ("Taxi-v4", {}, 0.3), ("Taxi-v4", {"fickle_probability": 0.55}, 0.55),
+])
+def test_taxi_fickle_step_is_drawn_with_fickle_probability(task_id, options, p):
+    env = rlpool.make(task_id, num_envs=20000, seed=9, fickle_passenger=True, **options)
     env.reset()
     fickle = np.array([np.frombuffer(env.get_state(i), np.int64)[1] for i in range(20000)])
     counts = np.bincount(fickle, minlength=2)
-    assert_fits(counts, [0.7, 0.3], "fickle_step at reset")  # gymnasium: np_random.random() < 0.3
+    assert_fits(counts, [1 - p, p], "fickle_step at reset")  # gymnasium: np_random.random() < fickle_probability
     plain = rlpool.make("Taxi-v3", num_envs=100, seed=9)
     plain.reset()
     assert all(np.frombuffer(plain.get_state(i), np.int64)[1] == 0 for i in range(100))

@@ -1,4 +1,4 @@
-// Acrobot, matching gymnasium 1.2.2 AcrobotEnv (book dynamics, no torque noise,
+// Acrobot, matching gymnasium 1.4 AcrobotEnv (book dynamics, no torque noise,
 // one RK4 step over dt on the [s, torque] augmented state).
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-// CartPole, matching gymnasium 1.2.2 CartPoleEnv (Barto, Sutton & Anderson).
+// CartPole, matching gymnasium 1.4 CartPoleEnv (Barto, Sutton & Anderson).
 #include <array>
 #include <cmath>
 #include <limits>

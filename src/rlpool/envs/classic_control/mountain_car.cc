@@ -1,4 +1,4 @@
-// MountainCar with discrete actions, matching gymnasium 1.2.2 MountainCarEnv.
+// MountainCar with discrete actions, matching gymnasium 1.4 MountainCarEnv.
 #include <algorithm>
 #include <array>
 #include <cmath>

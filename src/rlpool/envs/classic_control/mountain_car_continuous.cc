@@ -1,4 +1,4 @@
-// MountainCar with a continuous action, matching gymnasium 1.2.2 Continuous_MountainCarEnv.
+// MountainCar with a continuous action, matching gymnasium 1.4 Continuous_MountainCarEnv.
 //
 // gymnasium stores the state as a float32 array after every step (but float64
 // after reset) and numpy 2 keeps float32 scalars float32 when they meet Python

@@ -1,4 +1,4 @@
-// Pendulum, matching gymnasium 1.2.2 PendulumEnv.
+// Pendulum, matching gymnasium 1.4 PendulumEnv.
 //
 // The action is taken as gymnasium's float32 action space would hold it, so
 // after np.clip `u` is a float32 scalar and numpy 2 computes `3.0 * u` and

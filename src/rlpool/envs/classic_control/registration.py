@@ -28,7 +28,7 @@ def reference_doc() -> FamilyDoc:
         name="classic_control",
         title="Classic control",
         intro="""
-The classic control problems of gymnasium 1.2.2, computed step for step as gymnasium's numpy code computes
+The classic control problems of gymnasium 1.4, computed step for step as gymnasium's numpy code computes
 them (same ids, limits and reward thresholds). Observations are float32; continuous actions are float32
 `Box`es, as gymnasium declares them.
 """,

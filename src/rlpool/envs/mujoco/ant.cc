@@ -1,4 +1,4 @@
-// Ant-v4 and Ant-v5, as gymnasium 1.2.2's ant_v4.py / ant_v5.py.
+// Ant-v4 and Ant-v5, as gymnasium 1.4's ant_v4.py / ant_v5.py.
 #include <optional>
 
 #include "mujoco_env.h"

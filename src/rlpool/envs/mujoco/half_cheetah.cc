@@ -1,4 +1,4 @@
-// HalfCheetah-v4 and HalfCheetah-v5, as gymnasium 1.2.2's half_cheetah_v4.py / _v5.py.
+// HalfCheetah-v4 and HalfCheetah-v5, as gymnasium 1.4's half_cheetah_v4.py / _v5.py.
 #include "mujoco_env.h"
 
 namespace rlpool::mujoco {

@@ -1,4 +1,4 @@
-// Humanoid-v4 and Humanoid-v5, as gymnasium 1.2.2's humanoid_v4.py / humanoid_v5.py.
+// Humanoid-v4 and Humanoid-v5, as gymnasium 1.4's humanoid_v4.py / humanoid_v5.py.
 #include <optional>
 
 #include "humanoid_obs.h"

@@ -1,4 +1,4 @@
-// HumanoidStandup-v4 and HumanoidStandup-v5, as gymnasium 1.2.2's humanoidstandup_v4.py / _v5.py.
+// HumanoidStandup-v4 and HumanoidStandup-v5, as gymnasium 1.4's humanoidstandup_v4.py / _v5.py.
 #include <optional>
 
 #include "humanoid_obs.h"
@@ -52,7 +52,7 @@ class HumanoidStandup final : public MujocoEnv {
   void step(const Action& action, Rng& /*rng*/, const Output& out) override {
     do_simulation(action);
     // The height gained per MuJoCo timestep (not per env step), as gymnasium computes it.
-    // (gymnasium 1.2.2's v5 accepts uph_cost_weight but never applies it; it is applied
+    // (gymnasium's v5, 1.0 to 1.4, accepts uph_cost_weight but never applies it; it is applied
     // here, which is the same at its default of 1.)
     const double uph = p_.uph_cost_weight * ((d_->qpos[2] - 0) / m_->opt.timestep);
     const double ctrl_cost = p_.ctrl_cost_weight * sum_of_squares(d_->ctrl, m_->nu);
@@ -98,7 +98,7 @@ class HumanoidStandup final : public MujocoEnv {
 std::vector<Option> v5_options() {
   auto options = base_options(5);
   options.insert(options.end(), {
-      {"uph_cost_weight", 1.0, "weight of the upward-velocity reward"},
+      {"uph_cost_weight", 1.0, "weight of the height reward (torso height divided by the MuJoCo timestep)"},
       {"ctrl_cost_weight", 0.1, "weight of the control cost"},
       {"impact_cost_weight", 5e-7, "weight of the impact (contact force) cost"},
       {"impact_cost_min", -std::numeric_limits<double>::infinity(),

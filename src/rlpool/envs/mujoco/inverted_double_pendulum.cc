@@ -1,4 +1,4 @@
-// InvertedDoublePendulum-v4 and -v5, as gymnasium 1.2.2's inverted_double_pendulum_v4.py / _v5.py.
+// InvertedDoublePendulum-v4 and -v5, as gymnasium 1.4's inverted_double_pendulum_v4.py / _v5.py.
 #include <optional>
 
 #include "mujoco_env.h"

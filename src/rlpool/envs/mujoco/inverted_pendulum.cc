@@ -1,4 +1,4 @@
-// InvertedPendulum-v4 and InvertedPendulum-v5, as gymnasium 1.2.2's inverted_pendulum_v4.py / _v5.py.
+// InvertedPendulum-v4 and InvertedPendulum-v5, as gymnasium 1.4's inverted_pendulum_v4.py / _v5.py.
 #include <optional>
 
 #include "mujoco_env.h"

@@ -1,4 +1,4 @@
-// Hopper and Walker2d, as gymnasium 1.2.2's hopper_v4.py / hopper_v5.py and
+// Hopper and Walker2d, as gymnasium 1.4's hopper_v4.py / hopper_v5.py and
 // walker2d_v4.py / walker2d_v5.py: a body in the x-z plane, rewarded for
 // moving forward while its torso's height and angle stay in range. Reward,
 // observation and info are the same for both, so they live here once; each

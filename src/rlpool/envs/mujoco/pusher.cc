@@ -1,4 +1,4 @@
-// Pusher-v4 and Pusher-v5, as gymnasium 1.2.2's pusher_v4.py / pusher_v5.py.
+// Pusher-v4 and Pusher-v5, as gymnasium 1.4's pusher_v4.py / pusher_v5.py.
 //
 // gymnasium refuses Pusher-v4 on MuJoCo >= 3 (its pusher.xml behaves differently
 // there, Gymnasium issue #950); rlpool runs gymnasium's v4 rules on the MuJoCo

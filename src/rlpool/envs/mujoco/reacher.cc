@@ -1,4 +1,4 @@
-// Reacher-v4 and Reacher-v5, as gymnasium 1.2.2's reacher_v4.py / reacher_v5.py.
+// Reacher-v4 and Reacher-v5, as gymnasium 1.4's reacher_v4.py / reacher_v5.py.
 #include "mujoco_env.h"
 
 namespace rlpool::mujoco {

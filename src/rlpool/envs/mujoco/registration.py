@@ -1,4 +1,4 @@
-"""MuJoCo tasks, as gymnasium 1.2.2 registers them (episode limits, reward thresholds).
+"""MuJoCo tasks, as gymnasium 1.4 registers them (episode limits, reward thresholds).
 
 The ``xml_file`` default is the installed gymnasium package's own asset for the
 task, so that rlpool and gymnasium simulate the same model file.
@@ -132,7 +132,7 @@ unhealthy: {condition}. Otherwise it never terminates.
         name="mujoco",
         title="MuJoCo",
         intro="""
-gymnasium 1.2.2's MuJoCo tasks in their `v4` and `v5` versions, simulated by the MuJoCo library of the
+gymnasium 1.4's MuJoCo tasks in their `v4` and `v5` versions, simulated by the MuJoCo library of the
 installed `mujoco` package with gymnasium's own XML models: `xml_file` defaults to gymnasium's asset
 (`<gymnasium>` on this page is the installed gymnasium package's folder). rlpool's `v4` tasks also take
 `xml_file` and `frame_skip`, which gymnasium gives only to `v5`.
@@ -350,7 +350,7 @@ clipped to [`impact_cost_min`, `impact_cost_max`]. v4 takes no reward options an
                 starting_state=uniform + "(v4: s = 0.01.) The humanoid lies on the ground.",
                 termination="Never terminates.",
                 notes="""
-gymnasium 1.2.2's `HumanoidStandup-v5` accepts `uph_cost_weight` but never applies it; rlpool applies
+gymnasium's `HumanoidStandup-v5` (1.0 to 1.4) accepts `uph_cost_weight` but never applies it; rlpool applies
 it, which is the same at its default of 1.
 """,
                 version_history=(

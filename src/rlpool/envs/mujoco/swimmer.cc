@@ -1,4 +1,4 @@
-// Swimmer-v4 and Swimmer-v5, as gymnasium 1.2.2's swimmer_v4.py / swimmer_v5.py.
+// Swimmer-v4 and Swimmer-v5, as gymnasium 1.4's swimmer_v4.py / swimmer_v5.py.
 #include <optional>
 
 #include "mujoco_env.h"

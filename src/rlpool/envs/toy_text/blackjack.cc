@@ -1,4 +1,4 @@
-// Blackjack, matching gymnasium 1.2.2 BlackjackEnv (Sutton & Barto, example
+// Blackjack, matching gymnasium 1.4 BlackjackEnv (Sutton & Barto, example
 // 5.1): an infinite deck, the `natural` and `sab` rules, and the observation
 // (player sum, dealer's showing card, usable ace) as a tuple of Discretes.
 

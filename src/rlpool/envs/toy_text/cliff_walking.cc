@@ -1,4 +1,4 @@
-// CliffWalking, matching gymnasium 1.2.2 CliffWalkingEnv (Sutton & Barto,
+// CliffWalking, matching gymnasium 1.4 CliffWalkingEnv (Sutton & Barto,
 // example 6.6), including its slippery variant (CliffWalkingSlippery-v1).
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-// FrozenLake, matching gymnasium 1.2.2 FrozenLakeEnv: the 4x4 / 8x8 maps, a
+// FrozenLake, matching gymnasium 1.4 FrozenLakeEnv: the 4x4 / 8x8 maps, a
 // custom `desc`, slippery ice with gymnasium's `success_rate`.
 #include <algorithm>
 #include <string>

@@ -18,7 +18,9 @@ NO_LIMIT = 2**31 - 1  # EnvPool's max_episode_steps for tasks without a time lim
 register("Catch-v0", "Catch", max_episode_steps=NO_LIMIT)
 register("FrozenLake-v1", "FrozenLake", max_episode_steps=100, reward_threshold=0.7, map_name="4x4")
 register("FrozenLake8x8-v1", "FrozenLake", max_episode_steps=200, reward_threshold=0.85, map_name="8x8")
-register("Taxi-v3", "Taxi", max_episode_steps=200, reward_threshold=8.0)
+register("Taxi-v4", "Taxi", max_episode_steps=200, reward_threshold=8.0)
+# gymnasium 1.2's id (EnvPool's too): the same without rain; with is_rainy, gymnasium 1.2's drift rules.
+register("Taxi-v3", "Taxi", max_episode_steps=200, reward_threshold=8.0, gymnasium_id="Taxi-v4", _rain_v3=True)
 register("NChain-v0", "NChain", max_episode_steps=1000)
 # EnvPool's id; gymnasium 1.x has these dynamics as CliffWalking-v1 (its v0 is deprecated).
 register("CliffWalking-v0", "CliffWalking", max_episode_steps=NO_LIMIT, gymnasium_id="CliffWalking-v1")
@@ -38,10 +40,10 @@ def reference_doc() -> FamilyDoc:
         name="toy_text",
         title="Toy text",
         intro="""
-Small tabular problems: gymnasium 1.2.2's FrozenLake, Taxi, CliffWalking and Blackjack (the same ids,
-limits, reward thresholds and random transitions), bsuite's Catch and gym 0.21's NChain. Observations and
-actions are int64 (`Discrete`) except Catch's board. Where gymnasium sets no time limit, the task has
-none either: `max_episode_steps` is 2**31 - 1, as EnvPool has it.
+Small tabular problems: gymnasium 1.4's FrozenLake, Taxi, CliffWalking and Blackjack (the same ids,
+limits, reward thresholds and random transitions, plus the older ids EnvPool users have), bsuite's Catch
+and gym 0.21's NChain. Observations and actions are int64 (`Discrete`) except Catch's board. Where
+gymnasium sets no time limit, the task has none either: `max_episode_steps` is 2**31 - 1, as EnvPool has it.
 """,
         envs=(
             EnvDoc(
@@ -115,10 +117,16 @@ destination different from it.
 """,
                 termination="""
 Terminates when the passenger is dropped off at the destination. With `is_rainy`, a move goes the
-intended way with probability 0.8 and to either side with 0.1 each; with `fickle_passenger`, in 30% of
-episodes the passenger picks another destination once, on the taxi's first move after boarding.
+intended way with probability `rainy_probability` (0.8) and to either side with half the rest each; a
+move blocked by a wall or the grid's edge does not drift. With `fickle_passenger`, in
+`fickle_probability` (30%) of episodes the passenger picks another destination once, on the taxi's
+first move after boarding.
 """,
                 version_history=(
+                    "`v4` (gymnasium 1.3): rainy drifts fixed: walls block only east/west drifts, left and right "
+                    "are seen from the heading, and a move into the grid's edge no longer drifts; the "
+                    "`rainy_probability` and `fickle_probability` options. Without rain, the same as `v3`. "
+                    "(rlpool's `Taxi-v3` keeps gymnasium 1.2's rain rules; EnvPool has `Taxi-v3`.)",
                     "`v3`: map corrected and a cleaner description; gym 0.25 added `info[\"action_mask\"]`; "
                     "gymnasium 1.2.0 added the `is_rainy` and `fickle_passenger` options (Dietterich, 2000).",
                     "`v2`: the taxi no longer starts with the passenger at the destination; observations "

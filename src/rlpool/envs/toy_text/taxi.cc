@@ -1,8 +1,14 @@
-// Taxi-v3, matching gymnasium 1.2.2 TaxiEnv (Dietterich 2000), including its
-// `is_rainy` and `fickle_passenger` variants and the `action_mask` info.
+// Taxi (Dietterich 2000) as gymnasium's TaxiEnv, with its `is_rainy` and
+// `fickle_passenger` variants and the `action_mask` info. Taxi-v4 is gymnasium
+// 1.3+'s; Taxi-v3 keeps gymnasium 1.2's rain model (the private option
+// `_rain_v3`): gymnasium 1.3 changed which sideways drifts a wall blocks and
+// which way is "left". Without rain the two are the same.
 #include <algorithm>
 #include <array>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <utility>
 
 #include "env.h"
 #include "toy_text.h"
@@ -93,33 +99,57 @@ Transitions dry(int row, int col, int pass, int dest, int a) {
   return t;
 }
 
-// gymnasium's _calc_new_position: the sideways move, checked against the wall
-// character at `offset` (gymnasium's choice, kept as is).
-std::array<int, 2> sideways(int row, int col, std::array<int, 2> move, int offset) {
+// How a rainy move goes: forward with probability `forward`, else to either
+// side with probability `side` each.
+struct Rain {
+  bool v3;  // gymnasium 1.2's drift rules (Taxi-v3)
+  double forward, side;
+};
+
+// The sideways drift of a rainy move. gymnasium 1.2 checked the wall
+// character at `offset` (2 for the first drift, 0 for the second) whatever the
+// direction; gymnasium 1.3+ checks walls only for east/west drifts, on the side
+// the taxi crosses.
+std::array<int, 2> sideways(int row, int col, std::array<int, 2> move, int offset, bool v3) {
   const int new_row = std::clamp(row + move[0], 0, kMaxRow);
   const int new_col = std::clamp(col + move[1], 0, kMaxCol);
-  if (open(1 + new_row, 2 * new_col + offset)) return {new_row, new_col};
-  return {row, col};
+  if (v3) return open(1 + new_row, 2 * new_col + offset) ? std::array{new_row, new_col} : std::array{row, col};
+  if (move[1] == 1 && !open(1 + new_row, 2 * new_col)) return {row, col};
+  if (move[1] == -1 && !open(1 + new_row, 2 * new_col + 2)) return {row, col};
+  return {new_row, new_col};
 }
 
-Transitions rainy(int row, int col, int pass, int dest, int a) {
+Transitions rainy(int row, int col, int pass, int dest, int a, const Rain& rain) {
   // Intended move, then the two sideways ones, per movement action.
-  constexpr std::array<std::array<std::array<int, 2>, 3>, 4> kMoves = {{
+  using Moves = std::array<std::array<std::array<int, 2>, 3>, 4>;
+  constexpr Moves kMovesV3 = {{
       {{{1, 0}, {0, -1}, {0, 1}}},
       {{{-1, 0}, {0, -1}, {0, 1}}},
       {{{0, 1}, {1, 0}, {-1, 0}}},
       {{{0, -1}, {1, 0}, {-1, 0}}},
   }};
+  // gymnasium 1.3+: left and right as seen from the heading.
+  constexpr Moves kMoves = {{
+      {{{1, 0}, {0, 1}, {0, -1}}},
+      {{{-1, 0}, {0, -1}, {0, 1}}},
+      {{{0, 1}, {-1, 0}, {1, 0}}},
+      {{{0, -1}, {1, 0}, {-1, 0}}},
+  }};
+  const Moves& moves = rain.v3 ? kMovesV3 : kMoves;
   std::array<int, 2> left = {row, col};
   std::array<int, 2> right = {row, col};
   int new_row = row, new_col = col, new_pass = pass;
   double reward = -1;
   bool terminated = false;
-  if (a == 0 || a == 1 || (a == 2 && open(1 + row, 2 * col + 2)) || (a == 3 && open(1 + row, 2 * col))) {
-    new_row = std::clamp(row + kMoves[a][0][0], 0, kMaxRow);
-    new_col = std::clamp(col + kMoves[a][0][1], 0, kMaxCol);
-    left = sideways(row, col, kMoves[a][1], 2);
-    right = sideways(row, col, kMoves[a][2], 0);
+  // gymnasium 1.3+ lets a move that hits the grid's edge drift no more than one
+  // that hits a wall; gymnasium 1.2 let south/north moves drift at the edge.
+  const bool south = a == 0 && (rain.v3 || row < kMaxRow);
+  const bool north = a == 1 && (rain.v3 || row > 0);
+  if (south || north || (a == 2 && open(1 + row, 2 * col + 2)) || (a == 3 && open(1 + row, 2 * col))) {
+    new_row = std::clamp(row + moves[a][0][0], 0, kMaxRow);
+    new_col = std::clamp(col + moves[a][0][1], 0, kMaxCol);
+    left = sideways(row, col, moves[a][1], 2, rain.v3);
+    right = sideways(row, col, moves[a][2], 0, rain.v3);
   } else if (a == 4) {
     pickup(row, col, new_pass, reward);
   } else if (a == 5) {
@@ -128,31 +158,47 @@ Transitions rainy(int row, int col, int pass, int dest, int a) {
   Transitions t;
   const int intended = encode(new_row, new_col, new_pass, dest);
   if (a <= 3) {
-    t.outcomes[t.n++] = {0.8, intended, -1, terminated};
-    t.outcomes[t.n++] = {0.1, encode(left[0], left[1], new_pass, dest), -1, terminated};
-    t.outcomes[t.n++] = {0.1, encode(right[0], right[1], new_pass, dest), -1, terminated};
+    t.outcomes[t.n++] = {rain.forward, intended, -1, terminated};
+    t.outcomes[t.n++] = {rain.side, encode(left[0], left[1], new_pass, dest), -1, terminated};
+    t.outcomes[t.n++] = {rain.side, encode(right[0], right[1], new_pass, dest), -1, terminated};
   } else {
     t.outcomes[t.n++] = {1.0, intended, reward, terminated};
   }
   return t;
 }
 
-std::unique_ptr<const Table> build_table(bool is_rainy) {
-  auto table = std::make_unique<Table>();
+std::shared_ptr<const Table> build_table(const Rain* rain) {
+  auto table = std::make_shared<Table>();
   for (int s = 0; s < kStates; ++s) {
     const Decoded d = decode(s);
     for (int a = 0; a < kActions; ++a) {
-      (*table)[s][a] = is_rainy ? rainy(d.row, d.col, d.pass, d.dest, a) : dry(d.row, d.col, d.pass, d.dest, a);
+      (*table)[s][a] = rain != nullptr ? rainy(d.row, d.col, d.pass, d.dest, a, *rain)
+                                       : dry(d.row, d.col, d.pass, d.dest, a);
     }
   }
   return table;
 }
 
-// Built once per variant, shared by every env (thread-safe static init).
-const Table& table(bool is_rainy) {
-  static const std::unique_ptr<const Table> dry_table = build_table(false);
-  static const std::unique_ptr<const Table> rainy_table = build_table(true);
-  return is_rainy ? *rainy_table : *dry_table;
+// One table per variant, shared by every env that uses it (built on first use).
+std::shared_ptr<const Table> table(const Rain* rain) {
+  static std::mutex mu;
+  static std::map<std::pair<bool, double>, std::shared_ptr<const Table>> rainy_tables;
+  static const std::shared_ptr<const Table> dry_table = build_table(nullptr);
+  if (rain == nullptr) return dry_table;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = rainy_tables[{rain->v3, rain->forward}];
+  if (!slot) slot = build_table(rain);
+  return slot;
+}
+
+std::shared_ptr<const Table> table_for(const Config& config) {
+  if (!config.get_bool("is_rainy")) return table(nullptr);
+  const double forward = config.get_double_in("rainy_probability", 0.0, 1.0);
+  Rain rain{config.get_bool("_rain_v3"), forward, (1.0 - forward) / 2.0};
+  // gymnasium 1.2 wrote the side probability as the literal 0.1 (info["prob"]
+  // shows it); (1 - 0.8) / 2 is 0.09999999999999998.
+  if (rain.v3 && forward == 0.8) rain.side = 0.1;
+  return table(&rain);
 }
 
 // gymnasium's initial_state_distrib: uniform over passenger at one of the four
@@ -170,7 +216,9 @@ const std::array<int, 300>& start_states() {
   return starts;
 }
 
-EnvSpec make_spec(const Config& /*config*/) {
+EnvSpec make_spec(const Config& config) {
+  config.get_double_in("rainy_probability", 0.0, 1.0);
+  config.get_double_in("fickle_probability", 0.0, 1.0);
   return EnvSpec{
       .obs = {discrete("obs", kStates)},
       .action = discrete("action", kActions),
@@ -182,18 +230,19 @@ EnvSpec make_spec(const Config& /*config*/) {
 class Taxi final : public Env {
  public:
   explicit Taxi(const Config& config)
-      : table_(table(config.get_bool("is_rainy"))),
+      : table_(table_for(config)),
         fickle_passenger_(config.get_bool("fickle_passenger")),
+        fickle_probability_(config.get_double_in("fickle_probability", 0.0, 1.0)),
         info_(make_spec(config)) {}
 
   void reset(Rng& rng, const Output& out) override {
     state_.s = start_states()[rng.integer(300)];
-    state_.fickle_step = fickle_passenger_ && rng.uniform() < 0.3;
+    state_.fickle_step = fickle_passenger_ && rng.uniform() < fickle_probability_;
     write(out, 1.0);
   }
 
   void step(const Action& action, Rng& rng, const Output& out) override {
-    const Transitions& t = table_[state_.s][action.discrete()];
+    const Transitions& t = (*table_)[state_.s][action.discrete()];
     std::size_t i = 0;
     if (t.n > 1) {
       double probs[3];
@@ -254,8 +303,9 @@ class Taxi final : public Env {
     std::int64_t s = 0;
     std::int64_t fickle_step = 0;
   };
-  const Table& table_;
+  std::shared_ptr<const Table> table_;
   bool fickle_passenger_;
+  double fickle_probability_;
   // Positions of the info entries.
   struct Info {
     std::size_t prob, action_mask;
@@ -272,9 +322,14 @@ static const bool kRegistered = register_env_type({
     .name = "Taxi",
     .options =
         {
-            {"is_rainy", false, "moves succeed with probability 0.8, else go sideways (0.1 each)"},
+            {"is_rainy", false,
+             "moves succeed with probability rainy_probability, else drift to either side (half the rest each)"},
             {"fickle_passenger", false,
-             "with probability 0.3 per episode, the passenger changes destination once after boarding"},
+             "with probability fickle_probability per episode, the passenger changes destination once after "
+             "boarding"},
+            {"rainy_probability", 0.8, "with is_rainy, the probability that a move goes where it was meant to"},
+            {"fickle_probability", 0.3, "with fickle_passenger, the probability per episode of a change of mind"},
+            {"_rain_v3", false, "gymnasium 1.2's rain model (Taxi-v3)"},
         },
     .spec = make_spec,
     .create = make_env<Taxi>(),
