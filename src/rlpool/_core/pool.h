@@ -25,7 +25,9 @@
 #include <thread>
 #include <vector>
 
+#include "autoreset.h"
 #include "batch_buffer.h"
+#include "cost_model.h"
 #include "env.h"
 
 namespace rlpool {
@@ -111,18 +113,14 @@ class Pool {
 
   void dispatch(const std::vector<int>& env_ids, Block* target, bool run_inline);
   void run_sync(const std::vector<int>& env_ids, Block& out, bool resets);
-  bool threads_pay(std::size_t tasks);
   void run_task(int env_id);
   void execute(EnvSlot& e, int env_id, Block& block, int row, bool advanced);
   void wait_filled(Block& block, int rows, bool interruptible);
-  static constexpr std::size_t kMaxChunk = 64;
   std::size_t chunk_size() const;
   std::size_t pop_chunk(int* ids, std::size_t max);  // queue_mu_ held
   std::size_t try_pop(int* ids);
   void worker_loop(int index);
   void notify_done();
-  bool cheap(std::size_t tasks) const;
-  void record_cost(double ns);
 
   PoolOptions options_;
   EnvSpec spec_;
@@ -148,11 +146,7 @@ class Pool {
   std::mutex done_mu_;
   std::condition_variable done_cv_;
 
-  // Measured cost of one env task, to decide whether a thread hand-off pays.
-  std::atomic<double> task_ns_{0.0};
-  std::atomic<std::uint32_t> samples_{0};
-  std::atomic<double> threaded_ns_{0.0};  // wall time per env of threaded sync batches
-  std::uint64_t sync_batches_ = 0;
+  CostModel cost_;  // fed task and batch timings by run_task and run_sync
 
   std::mutex error_mu_;
   std::string task_error_;
