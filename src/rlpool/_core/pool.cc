@@ -22,7 +22,10 @@ double now_ns() {
 }
 }  // namespace
 
-Pool::Pool(PoolOptions options) : options_(std::move(options)), cost_(worker_count(options_), is_sync()) {
+Pool::Pool(PoolOptions options)
+    : options_(std::move(options)),
+      rules_{options_.max_episode_steps, options_.autoreset_mode},
+      cost_(worker_count(options_), is_sync()) {
   const EnvType& type = find_env_type(options_.env_type);
   spec_ = type.spec(options_.config);
   if (spec_.obs.empty() || spec_.obs.size() > 16 || spec_.info.size() > 16) {
@@ -106,13 +109,15 @@ void Pool::check_env_ids(const std::vector<int>& env_ids, bool reset) const {
                                   " is already in flight: recv() its result before sending it again");
     }
     if (reset) continue;
-    if (!e.started) {
-      throw std::invalid_argument("env_id " + std::to_string(id) + " has not been reset: call reset() first");
-    }
-    if (e.finished) {
-      throw std::invalid_argument("env_id " + std::to_string(id) +
-                                  " finished its episode and autoreset_mode is Disabled: reset it with "
-                                  "reset(options={'reset_mask': mask}) before stepping it again");
+    switch (step_refusal(e.episode)) {
+      case StepRefusal::kNone:
+        break;
+      case StepRefusal::kNeverReset:
+        throw std::invalid_argument("env_id " + std::to_string(id) + " has not been reset: call reset() first");
+      case StepRefusal::kFinished:
+        throw std::invalid_argument("env_id " + std::to_string(id) +
+                                    " finished its episode and autoreset_mode is Disabled: reset it with "
+                                    "reset(options={'reset_mask': mask}) before stepping it again");
     }
   }
 }
@@ -132,7 +137,7 @@ void Pool::run_sync(const std::vector<int>& env_ids, Block& out, bool resets) {
     {
       std::lock_guard<std::mutex> lock(queue_mu_);
       for (int id : queue_) {
-        envs_[static_cast<std::size_t>(id)].reset_requested = false;
+        envs_[static_cast<std::size_t>(id)].episode.reset_requested = false;
         ++dropped;
       }
       queue_.clear();
@@ -152,13 +157,13 @@ void Pool::run_sync(const std::vector<int>& env_ids, Block& out, bool resets) {
 void Pool::step_all(Block& out) { run_sync(all_ids_, out, /*resets=*/false); }
 
 void Pool::reset_into(const std::vector<int>& env_ids, Block& out) {
-  for (int id : env_ids) envs_[static_cast<std::size_t>(id)].reset_requested = true;
+  for (int id : env_ids) envs_[static_cast<std::size_t>(id)].episode.reset_requested = true;
   run_sync(env_ids, out, /*resets=*/true);
 }
 
 void Pool::send(const std::vector<int>& env_ids, bool reset) {
   if (reset) {
-    for (int id : env_ids) envs_[static_cast<std::size_t>(id)].reset_requested = true;
+    for (int id : env_ids) envs_[static_cast<std::size_t>(id)].episode.reset_requested = true;
   }
   // Sync mode writes straight into the one ring block, row = env id.
   dispatch(env_ids, is_sync() ? ring_[0].get() : nullptr, /*run_inline=*/false);
@@ -290,7 +295,7 @@ void Pool::worker_loop(int /*index*/) {
 void Pool::run_task(int env_id) {
   EnvSlot& e = envs_[static_cast<std::size_t>(env_id)];
   // Time steps only (resets cost something else), one in CostModel::kSampleEvery.
-  const bool is_step = !(e.reset_requested || e.needs_reset);
+  const bool is_step = !e.episode.resets_next();
   const bool sample = is_step && cost_.sample_step();
   const double start = sample ? now_ns() : 0.0;
   Block* const target = e.target;
@@ -305,15 +310,16 @@ void Pool::run_task(int env_id) {
     dst = ring_[(k / bs) % ring_.size()].get();
     row = static_cast<int>(k % bs);
   };
+  const Action action{action_slot(env_id)};
   try {
     if (target != nullptr) {
-      execute(e, env_id, *target, env_id, /*advanced=*/false);
+      step_or_reset(*e.env, e.rng, e.episode, rules_, action, /*emit_only=*/false, *target, env_id, env_id);
     } else if (is_step && e.env->two_phase()) {
-      e.env->advance(Action{action_slot(env_id)}, e.rng);
+      e.env->advance(action, e.rng);
       claim_row();
-      execute(e, env_id, *dst, row, /*advanced=*/true);
+      step_or_reset(*e.env, e.rng, e.episode, rules_, action, /*emit_only=*/true, *dst, row, env_id);
     } else {
-      execute(e, env_id, *staging_, env_id, /*advanced=*/false);
+      step_or_reset(*e.env, e.rng, e.episode, rules_, action, /*emit_only=*/false, *staging_, env_id, env_id);
     }
   } catch (const std::exception& ex) {
     std::lock_guard<std::mutex> lock(error_mu_);
@@ -340,76 +346,6 @@ void Pool::run_task(int env_id) {
   if (full != nullptr) notify_done();
 }
 
-void Pool::execute(EnvSlot& e, int env_id, Block& block, int row, bool advanced) {
-  const Layout& lay = *layout_;
-  void* obs[16];
-  void* info[16];
-  for (std::size_t i = 0; i < lay.num_obs; ++i) obs[i] = block.row(i, row);
-  for (std::size_t i = 0; i < lay.num_info; ++i) info[i] = block.row(lay.info(i), row);
-  double& reward = block.at<double>(lay.reward(), row);
-  bool& terminated = block.at<bool>(lay.terminated(), row);
-  bool& truncated = block.at<bool>(lay.truncated(), row);
-  float* discount = lay.has_discount() ? &block.at<float>(lay.discount(), row) : nullptr;
-  if (discount != nullptr) *discount = 1.0f;
-  // A reset: the env may go on with the same game (elapsed steps keep counting).
-  const auto reset_env = [&](const Output& out) {
-    bool continues = false;
-    Output r = out;
-    r.time_limit_hit = options_.max_episode_steps > 0 && e.elapsed >= options_.max_episode_steps;
-    r.continues_game = &continues;
-    e.env->reset(e.rng, r);
-    if (!continues) e.elapsed = 0;
-  };
-
-  if (e.reset_requested || e.needs_reset) {
-    reset_env(Output{obs, info, &reward, &terminated, discount});
-    reward = 0.0;
-    terminated = truncated = false;
-    e.started = true;
-    e.needs_reset = e.finished = e.reset_requested = false;
-  } else {
-    reward = 0.0;
-    terminated = false;
-    const Output out{obs, info, &reward, &terminated, discount};
-    if (advanced) {
-      e.env->emit(out);
-    } else {
-      e.env->step(Action{action_slot(env_id)}, e.rng, out);
-    }
-    ++e.elapsed;
-    truncated = options_.max_episode_steps > 0 && e.elapsed >= options_.max_episode_steps;
-    if (terminated || truncated) {
-      switch (options_.autoreset_mode) {
-        case AutoresetMode::kNextStep:
-          e.needs_reset = true;
-          break;
-        case AutoresetMode::kDisabled:
-          e.finished = true;
-          break;
-        case AutoresetMode::kSameStep: {
-          // Keep the finished episode's last obs and info, then reset in place;
-          // reward, flags and discount stay those of the final step.
-          for (std::size_t i = 0; i < lay.num_obs; ++i) {
-            std::memcpy(block.row(lay.final_obs(i), row), obs[i], lay.fields[i].row_bytes);
-          }
-          for (std::size_t i = 0; i < lay.num_info; ++i) {
-            std::memcpy(block.row(lay.final_info(i), row), info[i], lay.fields[lay.info(i)].row_bytes);
-          }
-          block.at<std::int32_t>(lay.final_elapsed_step(), row) = e.elapsed;
-          double unused_reward = 0.0;
-          bool unused_terminated = false;
-          float unused_discount = 1.0f;
-          reset_env(Output{obs, info, &unused_reward, &unused_terminated,
-                           discount != nullptr ? &unused_discount : nullptr});
-          break;
-        }
-      }
-    }
-  }
-  block.at<std::int32_t>(lay.env_id(), row) = env_id;
-  block.at<std::int32_t>(lay.elapsed_step(), row) = e.elapsed;
-}
-
 void Pool::rethrow_task_error() {
   if (!has_task_error_.load(std::memory_order_acquire)) return;
   std::string message;
@@ -428,8 +364,7 @@ std::string Pool::get_state(int env_id) const {
 void Pool::set_state(int env_id, std::string_view state) {
   auto& e = envs_[static_cast<std::size_t>(env_id)];
   e.env->set_state(state);
-  e.started = true;
-  e.needs_reset = e.finished = false;
+  e.episode.restored();
 }
 
 }  // namespace rlpool
