@@ -7,6 +7,7 @@ namespace rlpool {
 void step_or_reset(Env& env, Rng& rng, EpisodeState& state, const EpisodeRules& rules, const Action& action,
                    bool emit_only, Block& block, int row, int env_id) {
   const Layout& lay = block.layout();
+  block.at<std::int32_t>(lay.env_id(), row) = env_id;  // first: recv() finds the env by it, even after a throw
   void* obs[16];  // Pool checks that a spec has at most 16 obs and 16 info entries
   void* info[16];
   for (std::size_t i = 0; i < lay.num_obs; ++i) obs[i] = block.row(i, row);
@@ -72,7 +73,6 @@ void step_or_reset(Env& env, Rng& rng, EpisodeState& state, const EpisodeRules& 
       }
     }
   }
-  block.at<std::int32_t>(lay.env_id(), row) = env_id;
   block.at<std::int32_t>(lay.elapsed_step(), row) = state.elapsed;
 }
 

@@ -47,7 +47,8 @@ inline StepRefusal step_refusal(const EpisodeState& s) {
 // One turn of env `env_id`, written into row `row` of `block`: a reset if one
 // is requested or due, else a step with `action`; then the time limit and
 // autoreset rules. `emit_only`: a two-phase env whose advance() the caller has
-// already run, so the step only emits (ignored for a reset).
+// already run, so the step only emits (ignored for a reset). Writes the row's
+// env_id first, so that the row names its env even if the env throws.
 void step_or_reset(Env& env, Rng& rng, EpisodeState& state, const EpisodeRules& rules, const Action& action,
                    bool emit_only, Block& block, int row, int env_id);
 
