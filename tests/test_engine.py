@@ -79,6 +79,18 @@ def test_two_phase_error_still_fills_the_batch():
     env.close()
 
 
+def test_sync_step_error_still_names_the_row():
+    # Sync mode with env ids goes through send()+recv(), which frees envs by the env_id in each row: a
+    # step that throws on a fresh block must still name its row, or the env stays "in flight".
+    env = rlpool.make("BusyWork-v0", num_envs=3, num_threads=1, seed=0, fail_on_action=7)
+    env.reset()
+    with pytest.raises(RuntimeError, match="env 2: BusyWork: action 7 fails"):
+        env.step(np.array([100, 100, 7]), np.array([0, 1, 2]))
+    *_, info = env.step(np.array([100, 100, 100]), np.array([0, 1, 2]))
+    assert list(info["env_id"]) == [0, 1, 2]
+    env.close()
+
+
 def test_gil_released_while_stepping():
     env = rlpool.make("BusyWork-v0", num_envs=2, num_threads=1)
     env.reset()

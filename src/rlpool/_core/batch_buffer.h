@@ -11,14 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "autoreset.h"
 #include "env.h"
 
 namespace rlpool {
-
-enum class AutoresetMode { kNextStep, kSameStep, kDisabled };
-// The modes' names, in enum order: the one place they are spelled (Python
-// reads them as _rlpool_core.AUTORESET_MODES).
-inline constexpr const char* kAutoresetModeNames[] = {"NextStep", "SameStep", "Disabled"};
 
 struct Field {
   std::string name;

@@ -103,16 +103,7 @@ class PyPool {
     o.thread_affinity_offset = thread_affinity_offset;
     o.seeds = seeds;
     o.max_episode_steps = max_episode_steps;
-    bool known_mode = false;
-    for (std::size_t m = 0; m < std::size(kAutoresetModeNames); ++m) {
-      if (autoreset_mode == kAutoresetModeNames[m]) {
-        o.autoreset_mode = static_cast<AutoresetMode>(m);
-        known_mode = true;
-      }
-    }
-    if (!known_mode) {
-      throw nb::value_error(("autoreset_mode must be NextStep, SameStep or Disabled, got " + autoreset_mode).c_str());
-    }
+    o.autoreset_mode = parse_autoreset_mode(autoreset_mode);  // ValueError if unknown
     pool_ = std::make_unique<Pool>(std::move(o));
     for (int i = 0; i < num_envs; ++i) all_ids_.push_back(i);
     pool_->set_interrupt_check([] {

@@ -10,16 +10,10 @@
 namespace rlpool {
 
 namespace {
-// A batch whose estimated cost is below this runs on the calling thread:
-// waking a sleeping worker costs several microseconds.
-constexpr double kInlineBudgetNs = 30000.0;
-// Time one task in this many to keep the cost estimate fresh.
-constexpr std::uint32_t kSampleEvery = 8;
-// Cheap tasks are taken from the queue in chunks of about this much work.
-constexpr double kChunkNs = 5000.0;
-// How often a sync pool that found threads slower tries them again.
-constexpr std::uint64_t kRemeasureEvery = 64;
 constexpr std::chrono::milliseconds kInterruptPoll{50};
+
+// In sync mode the caller works too, so it needs one worker fewer.
+int worker_count(const PoolOptions& o) { return o.batch_size == o.num_envs ? o.num_threads - 1 : o.num_threads; }
 
 double now_ns() {
   return static_cast<double>(
@@ -28,7 +22,10 @@ double now_ns() {
 }
 }  // namespace
 
-Pool::Pool(PoolOptions options) : options_(std::move(options)) {
+Pool::Pool(PoolOptions options)
+    : options_(std::move(options)),
+      rules_{options_.max_episode_steps, options_.autoreset_mode},
+      cost_(worker_count(options_), is_sync()) {
   const EnvType& type = find_env_type(options_.env_type);
   spec_ = type.spec(options_.config);
   if (spec_.obs.empty() || spec_.obs.size() > 16 || spec_.info.size() > 16) {
@@ -61,8 +58,7 @@ Pool::Pool(PoolOptions options) : options_(std::move(options)) {
     ring_.resize(1);
   }
 
-  // In sync mode the caller works too, so it needs one worker fewer.
-  const int workers = is_sync() ? options_.num_threads - 1 : options_.num_threads;
+  const int workers = worker_count(options_);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   for (int w = 0; w < workers; ++w) {
     workers_.emplace_back([this, w] { worker_loop(w); });
@@ -113,44 +109,23 @@ void Pool::check_env_ids(const std::vector<int>& env_ids, bool reset) const {
                                   " is already in flight: recv() its result before sending it again");
     }
     if (reset) continue;
-    if (!e.started) {
-      throw std::invalid_argument("env_id " + std::to_string(id) + " has not been reset: call reset() first");
-    }
-    if (e.finished) {
-      throw std::invalid_argument("env_id " + std::to_string(id) +
-                                  " finished its episode and autoreset_mode is Disabled: reset it with "
-                                  "reset(options={'reset_mask': mask}) before stepping it again");
+    switch (step_refusal(e.episode)) {
+      case StepRefusal::kNone:
+        break;
+      case StepRefusal::kNeverReset:
+        throw std::invalid_argument("env_id " + std::to_string(id) + " has not been reset: call reset() first");
+      case StepRefusal::kFinished:
+        throw std::invalid_argument("env_id " + std::to_string(id) +
+                                    " finished its episode and autoreset_mode is Disabled: reset it with "
+                                    "reset(options={'reset_mask': mask}) before stepping it again");
     }
   }
 }
 
-bool Pool::cheap(std::size_t tasks) const {
-  // Until a step has been timed the cost is unknown: assume a hand-off pays.
-  const double ns = task_ns_.load(std::memory_order_relaxed);
-  return ns > 0.0 && ns * static_cast<double>(tasks) < kInlineBudgetNs;
-}
-
-void Pool::record_cost(double ns) {
-  // Exponential moving average; the first sample sets it outright.
-  const double old = task_ns_.load(std::memory_order_relaxed);
-  task_ns_.store(old == 0.0 ? ns : 0.75 * old + 0.25 * ns, std::memory_order_relaxed);
-}
-
-bool Pool::threads_pay(std::size_t tasks) {
-  if (workers_.empty() || cheap(tasks)) return false;
-  // Measured, not assumed: where threaded batches have been slower per env
-  // than stepping inline (small envs, busy or few cores), stay inline, and
-  // re-measure now and then.
-  const double threaded = threaded_ns_.load(std::memory_order_relaxed);
-  const double inline_ns = task_ns_.load(std::memory_order_relaxed);
-  return !(threaded > 0.0 && threaded >= inline_ns && ++sync_batches_ % kRemeasureEvery != 0);
-}
-
 void Pool::run_sync(const std::vector<int>& env_ids, Block& out, bool resets) {
   out.filled.store(0, std::memory_order_relaxed);
-  // Resets cost something else than steps (an Atari reset loads a ROM): share
-  // them whenever there is more than one, and keep them out of the estimate.
-  const bool threaded = resets ? !workers_.empty() && env_ids.size() > 1 : threads_pay(env_ids.size());
+  // Reset batches are kept out of the estimate (they cost something else).
+  const bool threaded = resets ? cost_.share_resets(env_ids.size()) : cost_.threads_pay(env_ids.size());
   const double start = threaded ? now_ns() : 0.0;
   dispatch(env_ids, &out, /*run_inline=*/!threaded);
   try {
@@ -162,7 +137,7 @@ void Pool::run_sync(const std::vector<int>& env_ids, Block& out, bool resets) {
     {
       std::lock_guard<std::mutex> lock(queue_mu_);
       for (int id : queue_) {
-        envs_[static_cast<std::size_t>(id)].reset_requested = false;
+        envs_[static_cast<std::size_t>(id)].episode.reset_requested = false;
         ++dropped;
       }
       queue_.clear();
@@ -173,11 +148,7 @@ void Pool::run_sync(const std::vector<int>& env_ids, Block& out, bool resets) {
     in_flight_ -= static_cast<int>(env_ids.size());
     throw;
   }
-  if (threaded && !resets) {
-    const double per_env = (now_ns() - start) / static_cast<double>(env_ids.size());
-    const double old = threaded_ns_.load(std::memory_order_relaxed);
-    threaded_ns_.store(old == 0.0 ? per_env : 0.75 * old + 0.25 * per_env, std::memory_order_relaxed);
-  }
+  if (threaded && !resets) cost_.record_threaded_batch(now_ns() - start, env_ids.size());
   for (int id : env_ids) envs_[static_cast<std::size_t>(id)].in_flight = false;
   in_flight_ -= static_cast<int>(env_ids.size());
   rethrow_task_error();
@@ -186,13 +157,13 @@ void Pool::run_sync(const std::vector<int>& env_ids, Block& out, bool resets) {
 void Pool::step_all(Block& out) { run_sync(all_ids_, out, /*resets=*/false); }
 
 void Pool::reset_into(const std::vector<int>& env_ids, Block& out) {
-  for (int id : env_ids) envs_[static_cast<std::size_t>(id)].reset_requested = true;
+  for (int id : env_ids) envs_[static_cast<std::size_t>(id)].episode.reset_requested = true;
   run_sync(env_ids, out, /*resets=*/true);
 }
 
 void Pool::send(const std::vector<int>& env_ids, bool reset) {
   if (reset) {
-    for (int id : env_ids) envs_[static_cast<std::size_t>(id)].reset_requested = true;
+    for (int id : env_ids) envs_[static_cast<std::size_t>(id)].episode.reset_requested = true;
   }
   // Sync mode writes straight into the one ring block, row = env id.
   dispatch(env_ids, is_sync() ? ring_[0].get() : nullptr, /*run_inline=*/false);
@@ -234,18 +205,13 @@ void Pool::dispatch(const std::vector<int>& env_ids, Block* target, bool run_inl
     queued_.fetch_add(static_cast<int>(env_ids.size()), std::memory_order_relaxed);
   }
   // Cheap work waits for the caller to do it in recv(); worth-it work wakes workers.
-  if (!workers_.empty() && !cheap(env_ids.size())) queue_cv_.notify_all();
+  if (cost_.wake_workers(env_ids.size())) queue_cv_.notify_all();
 }
 
 std::size_t Pool::chunk_size() const {
-  // Take about kChunkNs of work per queue visit, and leave a share for the others.
-  const double ns = task_ns_.load(std::memory_order_relaxed);
-  const auto by_cost = ns > 0.0 ? static_cast<std::size_t>(kChunkNs / ns) : 1;
-  // Threads taking work: the workers and the caller. From options_, not workers_.size(): workers call
-  // this while the constructor is still appending to workers_ (a data race TSan reported).
-  const auto takers = static_cast<std::size_t>(is_sync() ? options_.num_threads : options_.num_threads + 1);
-  const auto share = static_cast<std::size_t>(queued_.load(std::memory_order_relaxed)) / takers + 1;
-  return std::clamp<std::size_t>(std::min(by_cost, share), 1, kMaxChunk);
+  // Workers call this while the constructor may still be starting threads:
+  // the cost model counts them from the options, never from workers_.
+  return cost_.chunk_size(static_cast<std::size_t>(queued_.load(std::memory_order_relaxed)));
 }
 
 std::size_t Pool::pop_chunk(int* ids, std::size_t max) {
@@ -275,16 +241,15 @@ void Pool::wait_filled(Block& block, int rows, bool interruptible) {
     if (next_check == std::chrono::steady_clock::time_point{}) {
       next_check = std::chrono::steady_clock::now() + kInterruptPoll;
     }
-    int ids[kMaxChunk];
+    int ids[CostModel::kMaxChunk];
     // Sync mode: the caller is one of the num_threads threads. Async mode:
-    // help only with work known to be quick, since a long task here would hold
-    // back results that workers finish meanwhile.
-    const bool help = is_sync() || workers_.empty() || cheap(1);
+    // only quick work (see CostModel::caller_helps).
+    const bool help = cost_.caller_helps();
     if (const std::size_t n = help ? try_pop(ids) : 0; n > 0) {
       for (std::size_t i = 0; i < n; ++i) run_task(ids[i]);
       // The cost estimate may have just learnt that the rest is worth sharing.
       const int left = queued_.load(std::memory_order_relaxed);
-      if (left > 0 && !workers_.empty() && !cheap(static_cast<std::size_t>(left))) queue_cv_.notify_all();
+      if (left > 0 && cost_.wake_workers(static_cast<std::size_t>(left))) queue_cv_.notify_all();
       if (interruptible && interrupt_check_ && std::chrono::steady_clock::now() >= next_check) {
         next_check = std::chrono::steady_clock::now() + kInterruptPoll;
         if (interrupt_check_()) throw Interrupted();
@@ -313,7 +278,7 @@ void Pool::notify_done() {
 }
 
 void Pool::worker_loop(int /*index*/) {
-  int ids[kMaxChunk];
+  int ids[CostModel::kMaxChunk];
   for (;;) {
     std::size_t n;
     {
@@ -329,9 +294,9 @@ void Pool::worker_loop(int /*index*/) {
 
 void Pool::run_task(int env_id) {
   EnvSlot& e = envs_[static_cast<std::size_t>(env_id)];
-  // Time steps only (resets cost something else), one in kSampleEvery.
-  const bool is_step = !(e.reset_requested || e.needs_reset);
-  const bool sample = is_step && samples_.fetch_add(1, std::memory_order_relaxed) % kSampleEvery == 0;
+  // Time steps only (resets cost something else), one in CostModel::kSampleEvery.
+  const bool is_step = !e.episode.resets_next();
+  const bool sample = is_step && cost_.sample_step();
   const double start = sample ? now_ns() : 0.0;
   Block* const target = e.target;
   // Async: results take the next free row, so the first envs to finish come
@@ -345,22 +310,23 @@ void Pool::run_task(int env_id) {
     dst = ring_[(k / bs) % ring_.size()].get();
     row = static_cast<int>(k % bs);
   };
+  const Action action{action_slot(env_id)};
   try {
     if (target != nullptr) {
-      execute(e, env_id, *target, env_id, /*advanced=*/false);
+      step_or_reset(*e.env, e.rng, e.episode, rules_, action, /*emit_only=*/false, *target, env_id, env_id);
     } else if (is_step && e.env->two_phase()) {
-      e.env->advance(Action{action_slot(env_id)}, e.rng);
+      e.env->advance(action, e.rng);
       claim_row();
-      execute(e, env_id, *dst, row, /*advanced=*/true);
+      step_or_reset(*e.env, e.rng, e.episode, rules_, action, /*emit_only=*/true, *dst, row, env_id);
     } else {
-      execute(e, env_id, *staging_, env_id, /*advanced=*/false);
+      step_or_reset(*e.env, e.rng, e.episode, rules_, action, /*emit_only=*/false, *staging_, env_id, env_id);
     }
   } catch (const std::exception& ex) {
     std::lock_guard<std::mutex> lock(error_mu_);
     if (task_error_.empty()) task_error_ = "env " + std::to_string(env_id) + ": " + ex.what();
     has_task_error_.store(true, std::memory_order_release);
   }
-  if (sample) record_cost(now_ns() - start);
+  if (sample) cost_.record_task(now_ns() - start);
 
   // Once `filled` counts this row the caller may hand the block to Python,
   // which may free it: nothing here reads a block after its increment.
@@ -378,76 +344,6 @@ void Pool::run_task(int env_id) {
     if (dst->filled.fetch_add(1, std::memory_order_acq_rel) + 1 == batch_size()) full = dst;
   }
   if (full != nullptr) notify_done();
-}
-
-void Pool::execute(EnvSlot& e, int env_id, Block& block, int row, bool advanced) {
-  const Layout& lay = *layout_;
-  void* obs[16];
-  void* info[16];
-  for (std::size_t i = 0; i < lay.num_obs; ++i) obs[i] = block.row(i, row);
-  for (std::size_t i = 0; i < lay.num_info; ++i) info[i] = block.row(lay.info(i), row);
-  double& reward = block.at<double>(lay.reward(), row);
-  bool& terminated = block.at<bool>(lay.terminated(), row);
-  bool& truncated = block.at<bool>(lay.truncated(), row);
-  float* discount = lay.has_discount() ? &block.at<float>(lay.discount(), row) : nullptr;
-  if (discount != nullptr) *discount = 1.0f;
-  // A reset: the env may go on with the same game (elapsed steps keep counting).
-  const auto reset_env = [&](const Output& out) {
-    bool continues = false;
-    Output r = out;
-    r.time_limit_hit = options_.max_episode_steps > 0 && e.elapsed >= options_.max_episode_steps;
-    r.continues_game = &continues;
-    e.env->reset(e.rng, r);
-    if (!continues) e.elapsed = 0;
-  };
-
-  if (e.reset_requested || e.needs_reset) {
-    reset_env(Output{obs, info, &reward, &terminated, discount});
-    reward = 0.0;
-    terminated = truncated = false;
-    e.started = true;
-    e.needs_reset = e.finished = e.reset_requested = false;
-  } else {
-    reward = 0.0;
-    terminated = false;
-    const Output out{obs, info, &reward, &terminated, discount};
-    if (advanced) {
-      e.env->emit(out);
-    } else {
-      e.env->step(Action{action_slot(env_id)}, e.rng, out);
-    }
-    ++e.elapsed;
-    truncated = options_.max_episode_steps > 0 && e.elapsed >= options_.max_episode_steps;
-    if (terminated || truncated) {
-      switch (options_.autoreset_mode) {
-        case AutoresetMode::kNextStep:
-          e.needs_reset = true;
-          break;
-        case AutoresetMode::kDisabled:
-          e.finished = true;
-          break;
-        case AutoresetMode::kSameStep: {
-          // Keep the finished episode's last obs and info, then reset in place;
-          // reward, flags and discount stay those of the final step.
-          for (std::size_t i = 0; i < lay.num_obs; ++i) {
-            std::memcpy(block.row(lay.final_obs(i), row), obs[i], lay.fields[i].row_bytes);
-          }
-          for (std::size_t i = 0; i < lay.num_info; ++i) {
-            std::memcpy(block.row(lay.final_info(i), row), info[i], lay.fields[lay.info(i)].row_bytes);
-          }
-          block.at<std::int32_t>(lay.final_elapsed_step(), row) = e.elapsed;
-          double unused_reward = 0.0;
-          bool unused_terminated = false;
-          float unused_discount = 1.0f;
-          reset_env(Output{obs, info, &unused_reward, &unused_terminated,
-                           discount != nullptr ? &unused_discount : nullptr});
-          break;
-        }
-      }
-    }
-  }
-  block.at<std::int32_t>(lay.env_id(), row) = env_id;
-  block.at<std::int32_t>(lay.elapsed_step(), row) = e.elapsed;
 }
 
 void Pool::rethrow_task_error() {
@@ -468,8 +364,7 @@ std::string Pool::get_state(int env_id) const {
 void Pool::set_state(int env_id, std::string_view state) {
   auto& e = envs_[static_cast<std::size_t>(env_id)];
   e.env->set_state(state);
-  e.started = true;
-  e.needs_reset = e.finished = false;
+  e.episode.restored();
 }
 
 }  // namespace rlpool

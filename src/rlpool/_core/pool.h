@@ -1,14 +1,17 @@
-// The pool: num_envs environments, a few worker threads, and the batch buffers
-// their results land in.
+// The pool: num_envs environments, the worker threads that step them, and the
+// batch blocks their results land in. This file is the threads and the data
+// path; what a reset or step means is in episode.h, and whether a batch is
+// worth the threads in cost_model.h.
 //
-// Data path: the Python thread writes actions into per-env action slots and
-// dispatches env ids (dispatch) -> a worker thread, or the caller itself when the
-// batch is too cheap for a hand-off, steps the env (run_task) -> the env writes
-// straight into its row of a batch Block (sync mode) or, in async mode, into the
-// next free row of the block being filled, in completion order (a two-phase
-// env writes there directly; others write a staging row that is copied) ->
-// the caller waits until the block is full and hands it to Python, which views
-// its fields as numpy arrays.
+// Data path: Python call -> bindings.cc writes actions into per-env action
+// slots -> Pool dispatches env ids to a worker thread, or runs them on the
+// caller when the batch is too cheap for a hand-off (run_task) ->
+// step_or_reset (episode.cc) has the env (env.h) write straight into its row
+// of a batch Block (batch_buffer.h): row = env id in sync mode; in async mode
+// the next free row of the block being filled, in completion order (a
+// two-phase env writes there directly; others write a staging row that is
+// copied) -> the caller waits until the block is full and bindings.cc hands
+// it to Python as numpy views of its fields.
 //
 // Every public method is called from one Python thread at a time (the bindings
 // enforce it); workers touch an env only between dispatch and completion.
@@ -25,8 +28,11 @@
 #include <thread>
 #include <vector>
 
+#include "autoreset.h"
 #include "batch_buffer.h"
+#include "cost_model.h"
 #include "env.h"
+#include "episode.h"
 
 namespace rlpool {
 
@@ -100,31 +106,23 @@ class Pool {
   struct EnvSlot {
     std::unique_ptr<Env> env;
     Rng rng;
-    int elapsed = 0;
-    bool started = false;      // reset at least once
-    bool needs_reset = false;  // NextStep: the next step is a reset
-    bool finished = false;     // Disabled: episode over, only a reset may follow
-    bool in_flight = false;    // dispatched and not yet returned to Python
-    bool reset_requested = false;
+    EpisodeState episode;
+    bool in_flight = false;   // dispatched and not yet returned to Python
     Block* target = nullptr;  // sync mode: write straight into this block
   };
 
   void dispatch(const std::vector<int>& env_ids, Block* target, bool run_inline);
   void run_sync(const std::vector<int>& env_ids, Block& out, bool resets);
-  bool threads_pay(std::size_t tasks);
   void run_task(int env_id);
-  void execute(EnvSlot& e, int env_id, Block& block, int row, bool advanced);
   void wait_filled(Block& block, int rows, bool interruptible);
-  static constexpr std::size_t kMaxChunk = 64;
   std::size_t chunk_size() const;
   std::size_t pop_chunk(int* ids, std::size_t max);  // queue_mu_ held
   std::size_t try_pop(int* ids);
   void worker_loop(int index);
   void notify_done();
-  bool cheap(std::size_t tasks) const;
-  void record_cost(double ns);
 
   PoolOptions options_;
+  EpisodeRules rules_;
   EnvSpec spec_;
   std::shared_ptr<const Layout> layout_;
   std::vector<EnvSlot> envs_;
@@ -148,11 +146,7 @@ class Pool {
   std::mutex done_mu_;
   std::condition_variable done_cv_;
 
-  // Measured cost of one env task, to decide whether a thread hand-off pays.
-  std::atomic<double> task_ns_{0.0};
-  std::atomic<std::uint32_t> samples_{0};
-  std::atomic<double> threaded_ns_{0.0};  // wall time per env of threaded sync batches
-  std::uint64_t sync_batches_ = 0;
+  CostModel cost_;  // fed task and batch timings by run_task and run_sync
 
   std::mutex error_mu_;
   std::string task_error_;
