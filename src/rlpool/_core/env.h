@@ -2,8 +2,8 @@
 //
 // An env is a plain C++ class deriving from `Env`, plus one `register_env_type`
 // call that says which options it takes and which arrays it writes. The engine
-// (pool.h) owns episode bookkeeping -- elapsed steps, time-limit truncation,
-// autoreset, seeding -- so an env only implements the dynamics.
+// owns episode bookkeeping -- elapsed steps, time-limit truncation, autoreset
+// (episode.h), seeding (pool.h) -- so an env only implements the dynamics.
 #pragma once
 
 #include <cstdint>
