@@ -1,8 +1,10 @@
 #include "mujoco_env.h"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 
 #include <array>
+#include <cerrno>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -61,20 +63,33 @@ const Api& api() {
 
 std::shared_ptr<const mjModel> load_model(const std::string& xml_file) {
   if (xml_file.empty()) throw std::invalid_argument("xml_file is empty: give the path of a MuJoCo XML model");
+  struct stat st {};
+  if (::stat(xml_file.c_str(), &st) != 0) {
+    throw std::invalid_argument("xml_file '" + xml_file + "' cannot be read: " + std::strerror(errno));
+  }
+  // A FIFO or device would block or never end the read inside MuJoCo's loader.
+  if (!S_ISREG(st.st_mode)) throw std::invalid_argument("xml_file '" + xml_file + "' is not a regular file");
+  // The file as it is now: an edited file is loaded again.
+  const std::string key = xml_file + '\0' + std::to_string(st.st_size) + '\0' + std::to_string(st.st_mtim.tv_sec) +
+                          '.' + std::to_string(st.st_mtim.tv_nsec);
   static std::mutex mu;
   static std::map<std::string, std::weak_ptr<const mjModel>> cache;
   const Api& mj = api();
   std::lock_guard<std::mutex> lock(mu);
-  if (auto model = cache[xml_file].lock()) return model;
-  std::array<char, 1024> error{};
-  mjModel* raw = mj.loadXML(xml_file.c_str(), nullptr, error.data(), static_cast<int>(error.size()));
-  if (raw == nullptr) {
-    throw std::invalid_argument("xml_file '" + xml_file + "' could not be loaded by MuJoCo: " + error.data());
+  std::shared_ptr<const mjModel> model = cache[key].lock();
+  if (!model) {
+    std::array<char, 1024> error{};
+    mjModel* raw = mj.loadXML(xml_file.c_str(), nullptr, error.data(), static_cast<int>(error.size()));
+    if (raw == nullptr) {
+      cache.erase(key);
+      throw std::invalid_argument("xml_file '" + xml_file + "' could not be loaded by MuJoCo: " + error.data());
+    }
+    model = std::shared_ptr<const mjModel>(raw, [delete_model = mj.deleteModel](const mjModel* p) {
+      delete_model(const_cast<mjModel*>(p));
+    });
+    cache[key] = model;
   }
-  std::shared_ptr<const mjModel> model(raw, [delete_model = mj.deleteModel](const mjModel* p) {
-    delete_model(const_cast<mjModel*>(p));
-  });
-  cache[xml_file] = model;
+  std::erase_if(cache, [](const auto& entry) { return entry.second.expired(); });  // models no env uses
   return model;
 }
 
