@@ -91,6 +91,20 @@ class ObsWriter {
   double* out_;
 };
 
+// The options of a task rewarded for moving forward with no health checks
+// (HalfCheetah, Swimmer), checked; the spec reads them too, so that make_spec
+// refuses bad ones.
+struct ForwardParams {
+  double forward_reward_weight, ctrl_cost_weight, reset_noise_scale;
+  bool exclude_positions;
+
+  explicit ForwardParams(const Config& c)
+      : forward_reward_weight(c.get_finite("forward_reward_weight")),
+        ctrl_cost_weight(c.get_finite("ctrl_cost_weight")),
+        reset_noise_scale(c.get_finite("reset_noise_scale")),
+        exclude_positions(c.get_bool("exclude_current_positions_from_observation")) {}
+};
+
 class MujocoEnv : public Env {
  public:
   // The state is gymnasium's (qpos, qvel) as float64 bytes; set_state is

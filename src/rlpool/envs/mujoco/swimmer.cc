@@ -6,17 +6,7 @@
 namespace rlpool::mujoco {
 namespace {
 
-// The options, checked; the spec reads them too, so that make_spec refuses bad ones.
-struct Params {
-  double forward_reward_weight, ctrl_cost_weight, reset_noise_scale;
-  bool exclude_positions;
-
-  explicit Params(const Config& c)
-      : forward_reward_weight(c.get_finite("forward_reward_weight")),
-        ctrl_cost_weight(c.get_finite("ctrl_cost_weight")),
-        reset_noise_scale(c.get_finite("reset_noise_scale")),
-        exclude_positions(c.get_bool("exclude_current_positions_from_observation")) {}
-};
+using Params = ForwardParams;
 
 // The forward reward's info entry: v4 calls it reward_fwd.
 const char* forward_info(bool v5) { return v5 ? "reward_forward" : "reward_fwd"; }
