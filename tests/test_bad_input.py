@@ -697,6 +697,12 @@ RANGED_OPTIONS = [
     ("Pusher-v5", "reward_near_weight", 0.0, float("nan"), r"'reward_near_weight' must be finite"),
     ("Reacher-v5", "reward_control_weight", 0.0, float("-inf"), r"'reward_control_weight' must be finite"),
     ("Swimmer-v4", "reset_noise_scale", 0.5, float("inf"), r"'reset_noise_scale' must be finite"),
+    # Bounds may be +-inf (no bound) but never NaN (every comparison with NaN is false: never healthy).
+    ("Ant-v5", "healthy_z_max", float("inf"), float("nan"), r"'healthy_z_max' must be a number or \+-inf"),
+    ("Hopper-v5", "healthy_state_min", float("-inf"), float("nan"), r"'healthy_state_min' must be a number"),
+    ("Walker2d-v4", "healthy_angle_max", float("inf"), float("nan"), r"'healthy_angle_max' must be a number"),
+    ("Humanoid-v5", "contact_cost_max", float("inf"), float("nan"), r"'contact_cost_max' must be a number"),
+    ("HumanoidStandup-v5", "impact_cost_min", float("-inf"), float("nan"), r"'impact_cost_min' must be a number"),
 ]
 
 

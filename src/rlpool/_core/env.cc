@@ -83,6 +83,12 @@ double Config::get_double_in(const std::string& name, double low, double high) c
   return v;
 }
 
+double Config::get_bound(const std::string& name) const {
+  const double v = get_double(name);
+  if (std::isnan(v)) throw std::invalid_argument("option '" + name + "' must be a number or +-inf, got nan");
+  return v;
+}
+
 double Config::get_finite(const std::string& name) const {
   const double v = get_double(name);
   if (!std::isfinite(v)) throw std::invalid_argument("option '" + name + "' must be finite, got " + number(v));

@@ -107,6 +107,8 @@ class Config {
   std::int64_t get_int_in(const std::string& name, std::int64_t low, std::int64_t high) const;
   double get_double_in(const std::string& name, double low, double high) const;
   double get_finite(const std::string& name) const;
+  // A bound (a range's end) may be +-inf, meaning no bound, but not NaN.
+  double get_bound(const std::string& name) const;
 
  private:
   template <class T>

@@ -9,8 +9,8 @@ class Hopper final : public PlanarWalker {
  public:
   Hopper(const Config& c, bool v5)
       : PlanarWalker(c, v5, "Hopper"),
-        healthy_state_min_(c.get_double("healthy_state_min")),
-        healthy_state_max_(c.get_double("healthy_state_max")) {}
+        healthy_state_min_(c.get_bound("healthy_state_min")),
+        healthy_state_max_(c.get_bound("healthy_state_max")) {}
 
  private:
   bool is_healthy() const override {
@@ -45,7 +45,11 @@ std::vector<Option> options() {
   return options;
 }
 
-EnvSpec spec(const mjModel* m, const Config& c, bool v5) { return planar_spec(m, c, v5, "Hopper"); }
+EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
+  c.get_bound("healthy_state_min");  // checked here too, so that make_spec refuses a bad one
+  c.get_bound("healthy_state_max");
+  return planar_spec(m, c, v5, "Hopper");
+}
 
 }  // namespace
 

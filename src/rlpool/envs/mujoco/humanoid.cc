@@ -20,12 +20,12 @@ struct Params {
         forward_reward_weight(c.get_finite("forward_reward_weight")),
         ctrl_cost_weight(c.get_finite("ctrl_cost_weight")),
         contact_cost_weight(v5 ? c.get_finite("contact_cost_weight") : 0.0),
-        contact_cost_min(v5 ? c.get_double("contact_cost_min") : 0.0),
-        contact_cost_max(v5 ? c.get_double("contact_cost_max") : 0.0),
+        contact_cost_min(v5 ? c.get_bound("contact_cost_min") : 0.0),
+        contact_cost_max(v5 ? c.get_bound("contact_cost_max") : 0.0),
         healthy_reward(c.get_finite("healthy_reward")),
         terminate_when_unhealthy(c.get_bool("terminate_when_unhealthy")),
-        healthy_z_min(c.get_double("healthy_z_min")),
-        healthy_z_max(c.get_double("healthy_z_max")),
+        healthy_z_min(c.get_bound("healthy_z_min")),
+        healthy_z_max(c.get_bound("healthy_z_max")),
         reset_noise_scale(c.get_finite("reset_noise_scale")) {}
 };
 

@@ -18,8 +18,8 @@ struct Params {
         uph_cost_weight(v5 ? c.get_finite("uph_cost_weight") : 1.0),
         ctrl_cost_weight(v5 ? c.get_finite("ctrl_cost_weight") : 0.1),
         impact_cost_weight(v5 ? c.get_finite("impact_cost_weight") : 5e-7),
-        impact_cost_min(v5 ? c.get_double("impact_cost_min") : -std::numeric_limits<double>::infinity()),
-        impact_cost_max(v5 ? c.get_double("impact_cost_max") : 10.0),
+        impact_cost_min(v5 ? c.get_bound("impact_cost_min") : -std::numeric_limits<double>::infinity()),
+        impact_cost_max(v5 ? c.get_bound("impact_cost_max") : 10.0),
         reset_noise_scale(v5 ? c.get_finite("reset_noise_scale") : 0.01) {}
 };
 

@@ -7,10 +7,10 @@ PlanarWalker::Params::Params(const Config& c)
       ctrl_cost_weight(c.get_finite("ctrl_cost_weight")),
       healthy_reward(c.get_finite("healthy_reward")),
       terminate_when_unhealthy(c.get_bool("terminate_when_unhealthy")),
-      healthy_z_min(c.get_double("healthy_z_min")),
-      healthy_z_max(c.get_double("healthy_z_max")),
-      healthy_angle_min(c.get_double("healthy_angle_min")),
-      healthy_angle_max(c.get_double("healthy_angle_max")),
+      healthy_z_min(c.get_bound("healthy_z_min")),
+      healthy_z_max(c.get_bound("healthy_z_max")),
+      healthy_angle_min(c.get_bound("healthy_angle_min")),
+      healthy_angle_max(c.get_bound("healthy_angle_max")),
       reset_noise_scale(c.get_finite("reset_noise_scale")),
       exclude_positions(c.get_bool("exclude_current_positions_from_observation")) {}
 
