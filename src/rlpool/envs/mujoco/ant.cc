@@ -44,8 +44,8 @@ EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
   if (p.contact_forces_in_obs) size += 6 * (m->nbody - (v5 ? 1 : 0));
   main_body(m, c, v5);
   return make_spec(m, size,
-                   {"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity", "reward_forward",
-                    "reward_ctrl", "reward_survive", v5 ? "reward_contact" : "forward_reward"});
+                   plane_infos({"reward_forward", "reward_ctrl", "reward_survive",
+                                v5 ? "reward_contact" : "forward_reward"}));
 }
 
 std::vector<Option> common_options() {
@@ -132,11 +132,7 @@ class Ant final : public MujocoEnv {
     // v4 reports the torso's position, v5 the free joint's qpos.
     const double x = v5_ ? d_->qpos[0] : xpos[0];
     const double y = v5_ ? d_->qpos[1] : xpos[1];
-    out.put_info(info_.x_position, x);
-    out.put_info(info_.y_position, y);
-    out.put_info(info_.distance_from_origin, std::sqrt(x * x + y * y));
-    out.put_info(info_.x_velocity, r.x_velocity);
-    out.put_info(info_.y_velocity, r.y_velocity);
+    info_.plane.write(out, x, y, r.x_velocity, r.y_velocity);
     out.put_info(info_.reward_forward, r.forward);
     // gymnasium's v4 reports the contact cost as reward_ctrl when use_contact_forces is set.
     out.put_info(info_.reward_ctrl, !v5_ && p_.use_contact_cost ? -r.contact_cost : -r.ctrl_cost);
@@ -147,15 +143,11 @@ class Ant final : public MujocoEnv {
 
   // Positions of the info entries; the last is reward_contact in v5, forward_reward in v4.
   struct Info {
-    std::size_t x_position, y_position, distance_from_origin, x_velocity, y_velocity, reward_forward, reward_ctrl,
-        reward_survive;
+    PlaneInfo plane;
+    std::size_t reward_forward, reward_ctrl, reward_survive;
     std::optional<std::size_t> reward_contact, forward_reward;
     explicit Info(const EnvSpec& spec)
-        : x_position(info_index(spec.info, "x_position")),
-          y_position(info_index(spec.info, "y_position")),
-          distance_from_origin(info_index(spec.info, "distance_from_origin")),
-          x_velocity(info_index(spec.info, "x_velocity")),
-          y_velocity(info_index(spec.info, "y_velocity")),
+        : plane(spec),
           reward_forward(info_index(spec.info, "reward_forward")),
           reward_ctrl(info_index(spec.info, "reward_ctrl")),
           reward_survive(info_index(spec.info, "reward_survive")),

@@ -37,8 +37,8 @@ const char* survive_info(bool v5) { return v5 ? "reward_survive" : "reward_alive
 EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
   require(m->nq >= 3 && m->nv >= 6, "the Humanoid model needs a free-floating torso (nq >= 3, nv >= 6)");
   auto spec = make_spec(m, Params(c, v5).obs.size(m),
-                        {"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity",
-                         forward_info(v5), ctrl_info(v5), survive_info(v5), v5 ? "reward_contact" : "forward_reward"});
+                        plane_infos({forward_info(v5), ctrl_info(v5), survive_info(v5),
+                                     v5 ? "reward_contact" : "forward_reward"}));
   if (v5) {
     for (const char* name : {"tendon_length", "tendon_velocity"}) {
       spec.info.push_back(
@@ -110,11 +110,7 @@ class Humanoid final : public MujocoEnv {
     // v4 reports the mass center's position, v5 the free joint's qpos.
     const double x = v5_ ? d_->qpos[0] : mass_xy[0];
     const double y = v5_ ? d_->qpos[1] : mass_xy[1];
-    out.put_info(info_.x_position, x);
-    out.put_info(info_.y_position, y);
-    out.put_info(info_.distance_from_origin, std::sqrt(x * x + y * y));
-    out.put_info(info_.x_velocity, r.x_velocity);
-    out.put_info(info_.y_velocity, r.y_velocity);
+    info_.plane.write(out, x, y, r.x_velocity, r.y_velocity);
     out.put_info(info_.reward_forward, r.forward);
     out.put_info(info_.reward_ctrl, -r.ctrl_cost);
     out.put_info(info_.reward_survive, r.survive);
@@ -127,15 +123,11 @@ class Humanoid final : public MujocoEnv {
   // Positions of the info entries (v4's names where v5 renamed them); v4 has
   // forward_reward where v5 has reward_contact and the tendons.
   struct Info {
-    std::size_t x_position, y_position, distance_from_origin, x_velocity, y_velocity, reward_forward, reward_ctrl,
-        reward_survive;
+    PlaneInfo plane;
+    std::size_t reward_forward, reward_ctrl, reward_survive;
     std::optional<std::size_t> reward_contact, forward_reward, tendon_length, tendon_velocity;
     Info(const EnvSpec& spec, bool v5)
-        : x_position(info_index(spec.info, "x_position")),
-          y_position(info_index(spec.info, "y_position")),
-          distance_from_origin(info_index(spec.info, "distance_from_origin")),
-          x_velocity(info_index(spec.info, "x_velocity")),
-          y_velocity(info_index(spec.info, "y_velocity")),
+        : plane(spec),
           reward_forward(info_index(spec.info, forward_info(v5))),
           reward_ctrl(info_index(spec.info, ctrl_info(v5))),
           reward_survive(info_index(spec.info, survive_info(v5))),

@@ -125,6 +125,27 @@ std::function<EnvSpec(const Config&)> model_spec(ModelSpec spec, bool v5) {
   };
 }
 
+std::vector<std::string> plane_infos(std::initializer_list<std::string> then) {
+  std::vector<std::string> names = {"x_position", "y_position", "distance_from_origin", "x_velocity", "y_velocity"};
+  names.insert(names.end(), then);
+  return names;
+}
+
+PlaneInfo::PlaneInfo(const EnvSpec& spec)
+    : x_position(info_index(spec.info, "x_position")),
+      y_position(info_index(spec.info, "y_position")),
+      distance_from_origin(info_index(spec.info, "distance_from_origin")),
+      x_velocity(info_index(spec.info, "x_velocity")),
+      y_velocity(info_index(spec.info, "y_velocity")) {}
+
+void PlaneInfo::write(const Output& out, double x, double y, double x_velocity, double y_velocity) const {
+  out.put_info(this->x_position, x);
+  out.put_info(this->y_position, y);
+  out.put_info(distance_from_origin, std::sqrt(x * x + y * y));
+  out.put_info(this->x_velocity, x_velocity);
+  out.put_info(this->y_velocity, y_velocity);
+}
+
 EnvSpec make_spec(const mjModel* m, std::int64_t obs_size, const std::vector<std::string>& scalar_infos) {
   EnvSpec spec;
   spec.obs.push_back(ArraySpec{.name = "obs", .dtype = DType::kFloat64, .shape = {obs_size}, .low = {}, .high = {}});

@@ -10,6 +10,7 @@
 #include <mujoco/mujoco.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -89,6 +90,15 @@ class ObsWriter {
 
  private:
   double* out_;
+};
+
+// The info entries that lead those of a task moving on the ground plane (Ant,
+// Humanoid, Swimmer): its position, distance from the origin and velocity.
+std::vector<std::string> plane_infos(std::initializer_list<std::string> then);
+struct PlaneInfo {
+  std::size_t x_position, y_position, distance_from_origin, x_velocity, y_velocity;
+  explicit PlaneInfo(const EnvSpec& spec);
+  void write(const Output& out, double x, double y, double x_velocity, double y_velocity) const;
 };
 
 // The options of a task rewarded for moving forward with no health checks

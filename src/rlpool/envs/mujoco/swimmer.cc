@@ -14,8 +14,7 @@ const char* forward_info(bool v5) { return v5 ? "reward_forward" : "reward_fwd";
 EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
   require(m->nq >= 2, "the Swimmer model needs x, y slide joints first (nq >= 2)");
   const int skip = Params(c).exclude_positions ? 2 : 0;
-  std::vector<std::string> infos = {"x_position", "y_position", "distance_from_origin", "x_velocity",
-                                    "y_velocity", forward_info(v5), "reward_ctrl"};
+  std::vector<std::string> infos = plane_infos({forward_info(v5), "reward_ctrl"});
   if (!v5) infos.push_back("forward_reward");
   return make_spec(m, m->nq - skip + m->nv, infos);
 }
@@ -51,11 +50,7 @@ class Swimmer final : public MujocoEnv {
     w.put(d_->qvel, m_->nv);
     const double x = d_->qpos[0];
     const double y = d_->qpos[1];
-    out.put_info(info_.x_position, x);
-    out.put_info(info_.y_position, y);
-    out.put_info(info_.distance_from_origin, std::sqrt(x * x + y * y));
-    out.put_info(info_.x_velocity, x_velocity);
-    out.put_info(info_.y_velocity, y_velocity);
+    info_.plane.write(out, x, y, x_velocity, y_velocity);
     out.put_info(info_.reward_forward, forward);
     out.put_info(info_.reward_ctrl, -ctrl_cost);
     out.put_info(info_.forward_reward, forward);
@@ -63,14 +58,11 @@ class Swimmer final : public MujocoEnv {
 
   // Positions of the info entries; v4 also reports the forward reward as forward_reward.
   struct Info {
-    std::size_t x_position, y_position, distance_from_origin, x_velocity, y_velocity, reward_forward, reward_ctrl;
+    PlaneInfo plane;
+    std::size_t reward_forward, reward_ctrl;
     std::optional<std::size_t> forward_reward;
     Info(const EnvSpec& spec, bool v5)
-        : x_position(info_index(spec.info, "x_position")),
-          y_position(info_index(spec.info, "y_position")),
-          distance_from_origin(info_index(spec.info, "distance_from_origin")),
-          x_velocity(info_index(spec.info, "x_velocity")),
-          y_velocity(info_index(spec.info, "y_velocity")),
+        : plane(spec),
           reward_forward(info_index(spec.info, forward_info(v5))),
           reward_ctrl(info_index(spec.info, "reward_ctrl")),
           forward_reward(find_info(spec.info, "forward_reward")) {}
