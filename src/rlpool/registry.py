@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +50,12 @@ class TaskSpec:
     """The id under which the current gymnasium has this task's dynamics (defaults included), where it
     is not the task id itself: e.g. EnvPool's ``CliffWalking-v0`` is gymnasium's ``CliffWalking-v1``.
     Benchmarks and reference tests compare with that id."""
+    prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """Called with the env options when a spec is made; returns values of hidden (``_``) options that
+    depend on them, e.g. a model file that a third-party package builds (the DeepMind Control Suite)."""
+    episode_steps: Callable[[dict[str, Any]], int] | None = None
+    """The default ``max_episode_steps`` from the env options (e.g. a time limit in seconds), if it
+    depends on them; else ``max_episode_steps``."""
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -63,6 +70,8 @@ def register(
     reward_threshold: float | None = None,
     task_options: dict[str, Any] | None = None,
     gymnasium_id: str | None = None,
+    prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    episode_steps: Callable[[dict[str, Any]], int] | None = None,
     **env_defaults: Any,
 ) -> None:
     """Register ``task_id`` as the C++ env type ``env_type`` with task-specific defaults.
@@ -71,7 +80,8 @@ def register(
     options of this task beyond its env type's own; they reach the C++ env in
     its config like the type's options. Options whose names start with ``_``
     are set here only: ``make`` does not accept them. ``gymnasium_id`` names the
-    current gymnasium id with the same dynamics when it differs from ``task_id``.
+    current gymnasium id with the same dynamics when it differs from ``task_id``. ``prepare`` and
+    ``episode_steps`` derive hidden options and the default time limit from the options (see TaskSpec).
     """
     if task_id in _TASKS:
         raise ValueError(f"task {task_id!r} is already registered")
@@ -90,7 +100,15 @@ def register(
         if not isinstance(default, (bool, int, float, str)):
             raise TypeError(f"{task_id}: task option {name!r} needs a bool, int, float or str default, got {default!r}")
     _TASKS[task_id] = TaskSpec(
-        task_id, env_type, max_episode_steps, reward_threshold, dict(env_defaults), task_options, gymnasium_id
+        task_id,
+        env_type,
+        max_episode_steps,
+        reward_threshold,
+        dict(env_defaults),
+        task_options,
+        gymnasium_id,
+        prepare,
+        episode_steps,
     )
 
 
@@ -241,11 +259,8 @@ class EnvSpec:
             if pool["num_threads"] in (None, 0)
             else check_int("num_threads", pool["num_threads"], 1, MAX_THREADS)
         )
-        max_steps = (
-            t.max_episode_steps
-            if pool["max_episode_steps"] is None
-            else check_int("max_episode_steps", pool["max_episode_steps"], 1)
-        )
+        if pool["max_episode_steps"] is not None:
+            check_int("max_episode_steps", pool["max_episode_steps"], 1)
         mode = pool["autoreset_mode"]
         mode = getattr(mode, "name", mode)  # accept gymnasium.vector.AutoresetMode
         # "NextStep", "NEXT_STEP" (gymnasium's enum name) and "next_step" all name the same mode.
@@ -265,7 +280,15 @@ class EnvSpec:
             raise TypeError(f"reward_threshold must be a number or None, got {threshold!r}")
         self.seeds = seeds_for(pool["seed"], num_envs)
         env_config = {k: _coerce(k, kwargs[k], env_options[k]) if k in kwargs else env_options[k] for k in env_options}
+        if t.prepare is not None:
+            env_config.update(t.prepare(env_config))
         self.env_config = env_config
+        if pool["max_episode_steps"] is not None:
+            max_steps = int(pool["max_episode_steps"])
+        elif t.episode_steps is not None:
+            max_steps = t.episode_steps(env_config)
+        else:
+            max_steps = t.max_episode_steps
         self.config: dict[str, Any] = {
             **{k: v for k, v in env_config.items() if not k.startswith("_")},
             "num_envs": num_envs,

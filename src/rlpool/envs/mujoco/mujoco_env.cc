@@ -42,6 +42,20 @@ Api load_api() {
   resolve(lib, "mj_rnePostConstraint", a.rnePostConstraint);
   resolve(lib, "mj_name2id", a.name2id);
   resolve(lib, "mj_version", a.version);
+  resolve(lib, "mj_step1", a.step1);
+  resolve(lib, "mj_step2", a.step2);
+  resolve(lib, "mj_copyModel", a.copyModel);
+  resolve(lib, "mj_loadModel", a.loadModel);
+  resolve(lib, "mj_id2name", a.id2name);
+  resolve(lib, "mj_kinematics", a.kinematics);
+  resolve(lib, "mj_comPos", a.comPos);
+  resolve(lib, "mj_subtreeVel", a.subtreeVel);
+  resolve(lib, "mj_setConst", a.setConst);
+  resolve(lib, "mj_contactForce", a.contactForce);
+  resolve(lib, "mj_ray", a.ray);
+  resolve(lib, "mj_objectVelocity", a.objectVelocity);
+  resolve(lib, "mj_jacBody", a.jacBody);
+  resolve(lib, "mj_resetDataKeyframe", a.resetDataKeyframe);
   // The structs are laid out as the headers say only for the same version.
   if (a.version() != mjVERSION_HEADER) {
     throw std::runtime_error("loaded MuJoCo library is version " + std::to_string(a.version()) +

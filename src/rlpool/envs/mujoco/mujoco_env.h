@@ -35,6 +35,21 @@ struct Api {
   decltype(&::mj_rnePostConstraint) rnePostConstraint;
   decltype(&::mj_name2id) name2id;
   decltype(&::mj_version) version;
+  // Used by the DeepMind Control Suite envs (rlpool/envs/dmc).
+  decltype(&::mj_step1) step1;
+  decltype(&::mj_step2) step2;
+  decltype(&::mj_copyModel) copyModel;
+  decltype(&::mj_loadModel) loadModel;
+  decltype(&::mj_id2name) id2name;
+  decltype(&::mj_kinematics) kinematics;
+  decltype(&::mj_comPos) comPos;
+  decltype(&::mj_subtreeVel) subtreeVel;
+  decltype(&::mj_setConst) setConst;
+  decltype(&::mj_contactForce) contactForce;
+  decltype(&::mj_ray) ray;
+  decltype(&::mj_objectVelocity) objectVelocity;
+  decltype(&::mj_jacBody) jacBody;
+  decltype(&::mj_resetDataKeyframe) resetDataKeyframe;
 };
 
 // Resolves the API on first use; throws std::runtime_error saying what to

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from rlpool.cache import cache_root
 from rlpool.envs.python.codegen import WRAPPER_VERSION, wrapper_source
 from rlpool.envs.python.declare import PythonTask
 
@@ -50,10 +51,7 @@ def cache_dir() -> Path:
 
     Defaults to ``$XDG_CACHE_HOME/rlpool`` (``~/.cache/rlpool``) for ``RLPOOL_CACHE_DIR``.
     """
-    root = os.environ.get("RLPOOL_CACHE_DIR")
-    if not root:
-        root = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "rlpool")
-    return Path(root) / "python_env"
+    return cache_root() / "python_env"
 
 
 def clear_cache() -> None:
