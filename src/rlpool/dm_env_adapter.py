@@ -32,7 +32,7 @@ class DmEnv(PoolOwner, dm_env.Environment):
 
     def __init__(self, spec: EnvSpec) -> None:
         self._init_pool(spec, export_discount=True)
-        self._step_types = StepTypes(spec.config["num_envs"])
+        self._step_types = StepTypes(spec.config["num_envs"], np.float64)
         arrays = spec.arrays
         self._obs_kind = arrays.obs_kind
         self._obs_names = list(arrays.obs_names)
@@ -48,7 +48,7 @@ class DmEnv(PoolOwner, dm_env.Environment):
         return dm_env.TimeStep(
             step_type=np.full(n, dm_env.StepType.FIRST, dtype=np.int32),
             reward=np.zeros(n, dtype=np.float64),
-            discount=np.ones(n, dtype=np.float32),
+            discount=np.ones(n, dtype=np.float64),
             observation=self._observation(obs, info),
         )
 
@@ -71,7 +71,7 @@ class DmEnv(PoolOwner, dm_env.Environment):
         return self._Observation(**entries)
 
     def action_spec(self) -> specs.Array:
-        """Per-env action spec: int64 DiscreteArray or float32 BoundedArray."""
+        """Per-env action spec: int64 DiscreteArray, or a BoundedArray of the task's dtype."""
         return dm_action_spec(self.spec.arrays, np.int64)
 
     def reward_spec(self) -> specs.Array:
@@ -79,8 +79,8 @@ class DmEnv(PoolOwner, dm_env.Environment):
         return specs.Array((), np.float64, name="reward")
 
     def discount_spec(self) -> specs.BoundedArray:
-        """Per-env discount spec."""
-        return specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
+        """Per-env discount spec: float64, as dm_env's default and dm_control's."""
+        return specs.BoundedArray((), np.float64, 0.0, 1.0, name="discount")
 
     def close(self) -> None:
         """Stop the worker threads; calling it again does nothing."""
@@ -112,11 +112,11 @@ def dm_spec(a: ArraySpec) -> specs.Array:
 
 
 def dm_action_spec(arrays: Arrays, discrete_dtype: Any) -> specs.Array:
-    """The action's dm_env spec: a ``discrete_dtype`` DiscreteArray, or a float32 BoundedArray.
+    """The action's dm_env spec: a ``discrete_dtype`` DiscreteArray, or a BoundedArray of the task's dtype.
 
     The bounds are those of the gymnasium action space (``rlpool.spaces.action_space``).
     """
     if arrays.discrete_action:
         return specs.DiscreteArray(arrays.num_actions, dtype=discrete_dtype, name="action")
     space = action_space(arrays)
-    return specs.BoundedArray(space.shape, np.float32, space.low, space.high, name="action")
+    return specs.BoundedArray(space.shape, space.dtype, space.low, space.high, name="action")

@@ -20,8 +20,9 @@ class StepTypes:
 
     FIRST, MID, LAST = 0, 1, 2
 
-    def __init__(self, num_envs: int) -> None:
+    def __init__(self, num_envs: int, discount_dtype: Any = np.float32) -> None:
         self._after_last = np.zeros(num_envs, dtype=np.bool_)
+        self._discount_dtype = discount_dtype
 
     def reset(self, env_id: Any = None) -> None:
         """Forget that these envs (default: all) ended an episode: their next row is a reset."""
@@ -32,7 +33,7 @@ class StepTypes:
 
     def __call__(self, terminated: np.ndarray, truncated: np.ndarray,
                  info: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-        """(step_type int32, discount float32) of one batch; pops the private discount key."""
+        """(step_type int32, discount) of one batch; pops the private discount key."""
         own_discount = info.pop("_rlpool_discount", None)
         env_id = info["env_id"]
         done = terminated | truncated
@@ -41,7 +42,7 @@ class StepTypes:
         # A reset row is never done, so FIRST (0) / MID (1) / LAST (2) is "not first" + done.
         step_type = (~first).astype(np.int32)
         step_type += done
-        discount = (~terminated).astype(np.float32)
+        discount = (~terminated).astype(self._discount_dtype)
         if own_discount is not None:
             discount *= own_discount
         return step_type, discount

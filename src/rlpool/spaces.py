@@ -40,8 +40,10 @@ def observation_space(arrays: Arrays) -> spaces.Space:
 
 
 def action_space(arrays: Arrays) -> spaces.Space:
-    """Single-env action space: Discrete(n), or a float32 Box."""
+    """Single-env action space: Discrete(n), or a Box of the task's dtype (float32 as gymnasium's tasks,
+    float64 as dm_control's)."""
     if arrays.discrete_action:
         return spaces.Discrete(arrays.num_actions)
-    low, high = _bounds(arrays.action, np.dtype(np.float32))
-    return spaces.Box(low=low, high=high, shape=arrays.action.shape, dtype=np.float32)
+    dtype = arrays.action.dtype
+    low, high = _bounds(arrays.action, dtype)
+    return spaces.Box(low=low, high=high, shape=arrays.action.shape, dtype=dtype)

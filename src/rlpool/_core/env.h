@@ -56,8 +56,10 @@ struct EnvSpec {
   std::vector<ArraySpec> obs;
   ObsKind obs_kind = ObsKind::kArray;
   // Discrete actions: dtype kInt64, shape {}, low {0}, high {n - 1}.
-  // Continuous actions: dtype kFloat64 internally (float32 or float64 accepted
-  // from Python), shape {dim}, low/high per element.
+  // Continuous actions: dtype kFloat32 or kFloat64, the dtype of the action
+  // space Python shows (gymnasium's tasks: float32; dm_control's: float64);
+  // the engine takes either from Python and hands the env float64 values
+  // (Action::continuous) whatever the dtype. Shape {dim}, low/high per element.
   ArraySpec action;
   // Env-specific info entries (the engine adds env_id and elapsed_step itself).
   std::vector<ArraySpec> info;

@@ -271,7 +271,7 @@ class EnvSpec:
         return _namedtuple("State", tuple(fields))(**fields)
 
     def action_spec(self) -> Any:
-        """dm_env action spec: int32 ``DiscreteArray`` or float32 ``BoundedArray``, as EnvPool's."""
+        """dm_env action spec: int32 ``DiscreteArray`` or a ``BoundedArray`` of the task's dtype, as EnvPool's."""
         from rlpool.dm_env_adapter import dm_action_spec
 
         return dm_action_spec(self.rlpool_spec.arrays, np.int32)
@@ -448,7 +448,7 @@ class DMEnvPool(_EnvPoolMixin, PoolOwner):
         return self._obs_spec
 
     def action_spec(self) -> Any:
-        """Per-env action spec (int32 ``DiscreteArray`` or float32 ``BoundedArray``)."""
+        """Per-env action spec (int32 ``DiscreteArray`` or a ``BoundedArray`` of the task's dtype)."""
         return self.spec.action_spec()
 
     def reward_spec(self) -> Any:

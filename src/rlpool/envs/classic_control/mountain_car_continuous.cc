@@ -124,7 +124,7 @@ EnvSpec make_spec(const Config& config) {
                         .low = {f32(kMinPosition), f32(-kMaxSpeed)},
                         .high = {f32(kMaxPosition), f32(kMaxSpeed)}}},
       .action = ArraySpec{
-          .name = "action", .dtype = DType::kFloat64, .shape = {1}, .low = {kMinAction}, .high = {kMaxAction}},
+          .name = "action", .dtype = DType::kFloat32, .shape = {1}, .low = {kMinAction}, .high = {kMaxAction}},
       .info = {},
   };
 }

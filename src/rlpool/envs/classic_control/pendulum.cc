@@ -88,7 +88,7 @@ EnvSpec make_spec(const Config& config) {
       .obs = {ArraySpec{
           .name = "obs", .dtype = DType::kFloat32, .shape = {3}, .low = {-1.0, -1.0, -kMaxSpeed}, .high = {1.0, 1.0, kMaxSpeed}}},
       .action = ArraySpec{
-          .name = "action", .dtype = DType::kFloat64, .shape = {1}, .low = {-kMaxTorque}, .high = {kMaxTorque}},
+          .name = "action", .dtype = DType::kFloat32, .shape = {1}, .low = {-kMaxTorque}, .high = {kMaxTorque}},
       .info = {},
   };
 }

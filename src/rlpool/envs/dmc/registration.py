@@ -6,15 +6,22 @@ saves dm_control's compiled model of a task as an MJB file, once per dm_control 
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
+import logging
 import math
 import threading
+import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rlpool.cache import cache_root, write_atomically
 from rlpool import _rlpool_core
 from rlpool.registry import register
+
+if TYPE_CHECKING:
+    from rlpool.reference import FamilyDoc
 
 DM_CONTROL_VERSION = "1.0.50"
 """The dm_control release whose suite the C++ tasks follow (and the ``dmc`` extra installs)."""
@@ -76,6 +83,21 @@ def env_type(domain: str) -> str:
     return f"Dmc{camel(domain)}"
 
 
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Hide what dm_control prints while it loads: GLFW's "no display" warning (rlpool does not render
+    through it) and absl's deprecation notes about dm_control's own XML."""
+    absl = logging.getLogger("absl")
+    level = absl.level
+    absl.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        absl.setLevel(level)
+
+
 _lock = threading.Lock()
 _files: dict[tuple[str, str], str] = {}
 
@@ -91,7 +113,9 @@ def model_file(domain: str, task: str) -> str:
         try:
             import mujoco
             import numpy as np
-            from dm_control import suite
+
+            with _quiet():
+                from dm_control import suite
         except ImportError as e:
             raise ImportError(
                 f"the DeepMind Control Suite tasks take their models from dm_control, which is not installed "
@@ -101,7 +125,8 @@ def model_file(domain: str, task: str) -> str:
         path = cache_root() / "dmc" / f"{domain}-{task}-dm_control{dm_version}-mujoco{mujoco.__version__}.mjb"
         if not path.is_file():
             # random=0: lqr draws its joints' stiffness into the model; the C++ env draws its own per episode.
-            model = suite.load(domain, task, task_kwargs={"random": 0}).physics.model.ptr
+            with _quiet():
+                model = suite.load(domain, task, task_kwargs={"random": 0}).physics.model.ptr
             buffer = np.empty(mujoco.mj_sizeModel(model), np.uint8)
             mujoco.mj_saveModel(model, None, buffer)
             write_atomically(path, buffer.tobytes())
@@ -142,3 +167,10 @@ _COMPILED = {name for name, _ in _rlpool_core.env_types()}
 for _domain in DOMAINS:
     if env_type(_domain.name) in _COMPILED:  # tests/test_dmc.py checks that every domain is
         _register(_domain)
+
+
+def reference_doc() -> FamilyDoc:
+    """The hand-written text of docs/envs/dmc.md (see ``rlpool.reference``; the text is in ``docs.py``)."""
+    from rlpool.envs.dmc.docs import reference_doc as doc
+
+    return doc()

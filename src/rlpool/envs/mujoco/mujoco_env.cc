@@ -163,7 +163,7 @@ void PlaneInfo::write(const Output& out, double x, double y, double x_velocity, 
 EnvSpec make_spec(const mjModel* m, std::int64_t obs_size, const std::vector<std::string>& scalar_infos) {
   EnvSpec spec;
   spec.obs.push_back(ArraySpec{.name = "obs", .dtype = DType::kFloat64, .shape = {obs_size}, .low = {}, .high = {}});
-  ArraySpec action{.name = "action", .dtype = DType::kFloat64, .shape = {m->nu}, .low = {}, .high = {}};
+  ArraySpec action{.name = "action", .dtype = DType::kFloat32, .shape = {m->nu}, .low = {}, .high = {}};
   for (int i = 0; i < m->nu; ++i) {
     // gymnasium: actuator_ctrlrange.astype(np.float32).
     action.low.push_back(f32(m->actuator_ctrlrange[2 * i]));

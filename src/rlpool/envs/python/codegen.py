@@ -13,6 +13,8 @@ or 0 after handing an exception's text to the C++ env (``_numba.guarded_call``).
 
 from __future__ import annotations
 
+import dataclasses
+
 from rlpool.envs.python.declare import STATE_DTYPES, EngineArray, PythonTask, parameter_names
 
 # Argument slots of a compiled call (numba_env.cc's Slot enum).
@@ -92,7 +94,8 @@ def wrapper_source(t: PythonTask) -> str:
         if name == "action":
             if t.action.dtype == "int64":
                 return f"carray(args[{ACTION}], (1,), np.int64)[0]"
-            return _view(ACTION, t.action)
+            # The engine stores continuous actions as float64, whatever the action space's dtype.
+            return _view(ACTION, dataclasses.replace(t.action, dtype="float64"))
         # params: floats and ints/bools come in two arrays, in declaration order.
         n_f = n_i = 0
         values = []

@@ -249,9 +249,10 @@ def _action_array(action: Any) -> EngineArray:
             raise ValueError("action: a Discrete action must start at 0")
         return EngineArray("action", "int64", (), (0.0,), (float(int(action.n) - 1),))
     if isinstance(action, spaces.Box):
-        if not np.issubdtype(action.dtype, np.floating) or len(action.shape) != 1:
+        if np.dtype(action.dtype) not in (np.float32, np.float64) or len(action.shape) != 1:
             raise ValueError("action: a Box action must be a 1-D float32 or float64 Box")
-        return EngineArray("action", "float64", tuple(action.shape), _bounds(action.low), _bounds(action.high))
+        dtype = np.dtype(action.dtype).name  # the action space's dtype; the functions get float64 values
+        return EngineArray("action", dtype, tuple(action.shape), _bounds(action.low), _bounds(action.high))
     raise TypeError(f"action: expected a gymnasium Discrete or 1-D Box space, got {type(action).__name__}")
 
 

@@ -198,9 +198,9 @@ Program parse_program(const Config& config) {
   const ArraySpec& a = p.spec.action;
   const bool discrete = a.dtype == DType::kInt64 && a.shape.empty() && a.low.size() == 1 && a.low[0] == 0 &&
                         a.high.size() == 1 && a.high[0] >= 0;
-  const bool continuous = a.dtype == DType::kFloat64 && a.shape.size() == 1;
+  const bool continuous = (a.dtype == DType::kFloat32 || a.dtype == DType::kFloat64) && a.shape.size() == 1;
   if (!has_action || !(discrete || continuous)) {
-    throw std::invalid_argument("NumbaEnv _spec needs a discrete (int64, low 0) or 1-D float64 action");
+    throw std::invalid_argument("NumbaEnv _spec needs a discrete (int64, low 0) or 1-D float32/float64 action");
   }
   if (p.spec.obs.empty() || p.spec.obs.size() > 16 || p.spec.info.size() > 16 || p.state_offsets.size() > 64) {
     throw std::invalid_argument("NumbaEnv _spec needs 1..16 obs entries, <= 16 info entries, <= 64 state fields");
