@@ -88,6 +88,10 @@ std::vector<Option> base_options(const std::string& default_task) {
   return {
       {"task_name", default_task, "dm_control task of the domain"},
       {"frame_skip", std::int64_t{1}, "control steps per env step (the action repeats; rewards add up)"},
+      // Read in Python (rlpool.envs.dmc), where it sets the default max_episode_steps.
+      {"time_limit", INFINITY,
+       "episode length in seconds (dm_control's time_limit; inf: none): max_episode_steps is "
+       "ceil(time_limit / (control timestep * frame_skip)) unless given"},
       {"_model_file", std::string(), "dm_control's compiled model of the task, as MJB (set by rlpool.envs.dmc)"},
   };
 }

@@ -156,7 +156,7 @@ def _register(domain: Domain) -> None:
             task_id(domain.name, task),
             env_type(domain.name),
             max_episode_steps=episode_steps({"time_limit": domain.time_limit, "frame_skip": 1}),
-            task_options={"time_limit": domain.time_limit},
+            time_limit=domain.time_limit,
             prepare=prepare,
             episode_steps=episode_steps,
             task_name=task,
