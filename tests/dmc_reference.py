@@ -24,7 +24,19 @@ dm_suite = pytest.importorskip("dm_control.suite", reason="dm_control is install
 
 # (mjModel field, object type for name lookup, object name or index, number of values) per domain.
 TaskState = list[tuple[str, str, "str | int", int]]
-TASK_STATE: dict[str, TaskState] = {}
+TASK_STATE: dict[str, TaskState] = {
+    "finger": [("site_pos", "site", "target", 3)],
+    "reacher": [("geom_pos", "geom", "target", 3)],
+    "fish": [("geom_pos", "geom", "target", 3)],
+    "swimmer": [("geom_pos", "geom", "target", 2), ("light_pos", "light", "target_light", 2)],
+    "lqr": [("jnt_stiffness", "joint", 0, 6)],
+    # The target is the last body; the insert tasks' receptacle the one before (the bring tasks carry it too).
+    "manipulator": [
+        ("body_pos", "body", -1, 3), ("body_quat", "body", -1, 4),
+        ("body_pos", "body", -2, 3), ("body_quat", "body", -2, 4),
+    ],
+    "stacker": [("body_pos", "body", "target", 3)],
+}
 
 ALL_TASKS = [(d.name, t) for d in DOMAINS for t in d.tasks]
 
