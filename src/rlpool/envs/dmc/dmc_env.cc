@@ -131,17 +131,25 @@ std::function<EnvSpec(const Config&)> model_spec(ModelSpec spec) {
   };
 }
 
-DmcEnv::DmcEnv(const Config& config, int n_sub_steps)
-    : model_(nullptr, api().deleteModel),
-      m_(nullptr),
+namespace {
+
+mjModel* own_copy(const mjModel* shared, std::unique_ptr<mjModel, void (*)(mjModel*)>& own) {
+  own.reset(api().copyModel(nullptr, shared));
+  if (!own) throw std::runtime_error("MuJoCo could not copy the dm_control model");
+  return own.get();
+}
+
+}  // namespace
+
+DmcEnv::DmcEnv(const Config& config, int n_sub_steps, bool writes_model)
+    : shared_model_(load_model(config)),
+      own_model_(nullptr, api().deleteModel),
+      model_struct_(*shared_model_),  // pointers into the shared model's arrays
+      m_(writes_model ? own_copy(shared_model_.get(), own_model_) : &model_struct_),
       data_(nullptr, api().deleteData),
       d_(nullptr),
       n_sub_steps_(n_sub_steps),
       frame_skip_(frame_skip_of(config)) {
-  const auto shared = load_model(config);
-  model_.reset(api().copyModel(nullptr, shared.get()));
-  if (!model_) throw std::runtime_error("MuJoCo could not copy the dm_control model");
-  const_cast<mjModel*&>(m_) = model_.get();
   data_.reset(api().makeData(m_));
   if (!data_) throw std::runtime_error("MuJoCo could not allocate mjData for the dm_control model");
   const_cast<mjData*&>(d_) = data_.get();
@@ -154,8 +162,15 @@ int DmcEnv::id(mjtObj type, const char* name) const {
   return i;
 }
 
-void DmcEnv::add_task_state(double* first, int count) { task_state_.emplace_back(first, count); }
-void DmcEnv::add_task_state(float* first, int count) { task_state_f32_.emplace_back(first, count); }
+void DmcEnv::add_task_state(double* first, int count) {
+  if (!own_model_) throw std::logic_error("a DMC task with model state must construct DmcEnv with writes_model");
+  task_state_.emplace_back(first, count);
+}
+
+void DmcEnv::add_task_state(float* first, int count) {
+  if (!own_model_) throw std::logic_error("a DMC task with model state must construct DmcEnv with writes_model");
+  task_state_f32_.emplace_back(first, count);
+}
 
 void DmcEnv::forward() { api().forward(m_, d_); }
 

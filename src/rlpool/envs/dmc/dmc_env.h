@@ -5,9 +5,11 @@
 // installed dm_control (rlpool.envs.dmc), saves its compiled model as an MJB
 // file (MuJoCo's binary model format) and hands its path to the env as the
 // hidden option `_model_file`.
-// Each env owns a copy of the compiled model, because tasks move targets and
-// reshape terrain in the model itself (as dm_control does) and because
-// dm_control toggles the model's actuation flag around resets.
+// Envs share the compiled model read-only, each through its own copy of the
+// mjModel struct (dm_control toggles the actuation flag in mjOption around
+// resets). A task that moves targets or reshapes terrain in the model itself,
+// as dm_control does, gets a whole copy of its own (writes_model): the dog's
+// model alone is 70 MB, so only those tasks pay for one.
 //
 // One step is dm_control's: before_step (ctrl = action), Physics.step with
 // legacy_step (mj_step2, then mj_step n-1 times, then mj_step1, so that mjData
@@ -107,8 +109,10 @@ class DmcEnv : public Env {
  protected:
   // n_sub_steps: physics steps per control step (dm_control's
   // control_timestep / timestep); EnvPool's frame_skip multiplies the control
-  // steps per env step.
-  DmcEnv(const Config& config, int n_sub_steps);
+  // steps per env step. writes_model: the task writes model arrays (targets,
+  // terrain), so the env needs a model copy of its own; without it m_'s arrays
+  // are shared with every other env and must only be read.
+  DmcEnv(const Config& config, int n_sub_steps, bool writes_model = false);
 
   // suite Task methods.
   virtual void initialize_episode(Rng& rng) = 0;
@@ -130,7 +134,7 @@ class DmcEnv : public Env {
   // Id of the named object; std::invalid_argument if the model has none.
   int id(mjtObj type, const char* name) const;
   // The model entries a task sets per episode (targets, terrain): part of its
-  // state (get_state/set_state), in the order added.
+  // state (get_state/set_state), in the order added. Only with writes_model.
   void add_task_state(double* first, int count);
   void add_task_state(float* first, int count);
 
@@ -140,8 +144,10 @@ class DmcEnv : public Env {
   const double* sensor(int sensor_id) const { return d_->sensordata + m_->sensor_adr[sensor_id]; }
   const double* sensor(const char* name) const { return sensor(id(mjOBJ_SENSOR, name)); }
 
-  // Physics.model/data of this env (its own model copy).
-  std::unique_ptr<mjModel, void (*)(mjModel*)> model_;
+  // Physics.model/data of this env.
+  const std::shared_ptr<const mjModel> shared_model_;
+  std::unique_ptr<mjModel, void (*)(mjModel*)> own_model_;  // writes_model only
+  mjModel model_struct_;                                     // otherwise: the shared model's struct
   mjModel* const m_;
   std::unique_ptr<mjData, void (*)(mjData*)> data_;
   mjData* const d_;
@@ -155,6 +161,9 @@ class DmcEnv : public Env {
   std::vector<std::pair<float*, int>> task_state_f32_;
   std::vector<int> warnings_before_;
 };
+
+// DmcEnv's writes_model argument, for readability at the call site.
+constexpr bool kWritesModel = true;
 
 // Randomizers (dm_control.suite.utils.randomizers.randomize_limited_and_rotational_joints).
 void randomize_limited_and_rotational_joints(const mjModel* m, mjData* d, Rng& rng);

@@ -27,7 +27,7 @@ EnvSpec spec(const mjModel* m, const Config& c) {
 class Finger final : public DmcEnv {
  public:
   explicit Finger(const Config& c)
-      : DmcEnv(c, 2),
+      : DmcEnv(c, 2, kWritesModel),
         spin_(task_name(c, kTasks) == "spin"),
         target_radius_(task_name(c, kTasks) == "turn_easy" ? kEasyTargetSize : kHardTargetSize),
         target_site_(id(mjOBJ_SITE, "target")),

@@ -22,7 +22,7 @@ EnvSpec spec(const mjModel* m, const Config& c) {
 class Fish final : public DmcEnv {
  public:
   explicit Fish(const Config& c)
-      : DmcEnv(c, 10),
+      : DmcEnv(c, 10, kWritesModel),
         swim_(task_name(c, kTasks) == "swim"),
         root_(m_->jnt_qposadr[id(mjOBJ_JOINT, "root")]),
         torso_(id(mjOBJ_BODY, "torso")),

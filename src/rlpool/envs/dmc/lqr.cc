@@ -26,7 +26,7 @@ EnvSpec spec(const mjModel* m, const Config& c) {
 
 class Lqr final : public DmcEnv {
  public:
-  explicit Lqr(const Config& c) : DmcEnv(c, 1) {
+  explicit Lqr(const Config& c) : DmcEnv(c, 1, kWritesModel) {
     task_name(c, kTasks);
     add_task_state(m_->jnt_stiffness, m_->njnt);
   }

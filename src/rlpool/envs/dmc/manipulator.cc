@@ -33,7 +33,7 @@ EnvSpec spec(const mjModel* m, const Config& c) {
 class Manipulator final : public DmcEnv {
  public:
   explicit Manipulator(const Config& c)
-      : DmcEnv(c, 10),
+      : DmcEnv(c, 10, kWritesModel),
         use_peg_(task_name(c, kTasks).ends_with("peg")),
         insert_(task_name(c, kTasks).starts_with("insert")),
         arm_(m_, [this](mjtObj type, const char* name) { return id(type, name); }),

@@ -187,7 +187,7 @@ EnvSpec spec(const mjModel* m, const Config& c) {
 class Quadruped final : public DmcEnv {
  public:
   explicit Quadruped(const Config& c)
-      : DmcEnv(c, 4),
+      : DmcEnv(c, 4, kWritesModel),
         name_(task_name(c, kTasks)),
         task_(task_of(name_)),
         desired_speed_(name_ == "run" ? kRunSpeed : kWalkSpeed),

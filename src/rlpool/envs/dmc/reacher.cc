@@ -19,7 +19,7 @@ EnvSpec spec(const mjModel* m, const Config& c) {
 class Reacher final : public DmcEnv {
  public:
   explicit Reacher(const Config& c)
-      : DmcEnv(c, 1),
+      : DmcEnv(c, 1, kWritesModel),
         target_size_(task_name(c, kTasks) == "easy" ? kBigTarget : kSmallTarget),
         target_(id(mjOBJ_GEOM, "target")),
         finger_(id(mjOBJ_GEOM, "finger")) {

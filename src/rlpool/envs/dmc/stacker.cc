@@ -29,7 +29,7 @@ EnvSpec spec(const mjModel* m, const Config& c) {
 class Stacker final : public DmcEnv {
  public:
   explicit Stacker(const Config& c)
-      : DmcEnv(c, 10),
+      : DmcEnv(c, 10, kWritesModel),
         n_boxes_(n_boxes(c)),
         arm_(m_, [this](mjtObj type, const char* name) { return id(type, name); }),
         hand_(id(mjOBJ_BODY, "hand")),

@@ -23,7 +23,7 @@ EnvSpec spec(const mjModel* m, const Config& c) {
 class Swimmer final : public DmcEnv {
  public:
   explicit Swimmer(const Config& c)
-      : DmcEnv(c, kSubSteps),
+      : DmcEnv(c, kSubSteps, kWritesModel),
         target_(id(mjOBJ_GEOM, "target")),
         nose_(id(mjOBJ_GEOM, "nose")),
         head_(id(mjOBJ_BODY, "head")),
