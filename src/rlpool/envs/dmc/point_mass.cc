@@ -16,7 +16,7 @@ EnvSpec spec(const mjModel* m, const Config& c) {
 class PointMass final : public DmcEnv {
  public:
   explicit PointMass(const Config& c)
-      : DmcEnv(c, 1),
+      : DmcEnv(c, 1, kWritesModel),
         randomize_gains_(task_name(c, kTasks) == "hard"),
         target_(id(mjOBJ_GEOM, "target")),
         pointmass_(id(mjOBJ_GEOM, "pointmass")) {

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rlpool.cache import cache_root, write_atomically
 from rlpool import _rlpool_core
+from rlpool.cache import cache_root, write_atomically
 from rlpool.registry import register
 
 if TYPE_CHECKING:
@@ -85,8 +85,11 @@ def env_type(domain: str) -> str:
 
 @contextlib.contextmanager
 def _quiet() -> Iterator[None]:
-    """Hide what dm_control prints while it loads: GLFW's "no display" warning (rlpool does not render
-    through it) and absl's deprecation notes about dm_control's own XML."""
+    """Hide what dm_control prints while it loads.
+
+    That is GLFW's "no display" warning (rlpool does not render through it) and absl's deprecation notes
+    about dm_control's own XML.
+    """
     absl = logging.getLogger("absl")
     level = absl.level
     absl.setLevel(logging.ERROR)
