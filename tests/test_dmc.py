@@ -215,27 +215,37 @@ def test_without_dm_control_the_error_names_the_extra():
     assert 'ERROR' in out.stdout and 'pip install "rlpool[dmc]"' in out.stdout, out.stdout + out.stderr
 
 
-@pytest.mark.parametrize("tid", ["CheetahRun-v1", "HumanoidWalk-v1", "ManipulatorBringBall-v1"])
+@pytest.mark.parametrize(
+    "tid", ["CheetahRun-v1", "HumanoidWalk-v1", "HumanoidRunPureState-v1", "QuadrupedWalk-v1", "FingerSpin-v1"]
+)
 def test_compat_layout_is_envpools(tid):
     envpool = pytest.importorskip("envpool")
     from rlpool.compat import envpool as compat
 
+    # EnvPool gives every task of a domain the keys of all its tasks, the other tasks' (mostly) zero-filled.
     theirs, ours = envpool.make_gymnasium(tid, num_envs=2), compat.make_gymnasium(tid, num_envs=2)
-    # EnvPool gives every task of a domain the keys of all its tasks (those of the others zero); the
-    # compat layer keeps the task's own (dm_control's), in EnvPool's order.
-    keys = [k for k in theirs.observation_space.spaces if k in ours.observation_space.spaces]
-    assert keys == list(ours.observation_space.spaces)
-    for key in keys:
-        space = theirs.observation_space[key]
+    assert list(theirs.observation_space.spaces) == list(ours.observation_space.spaces)
+    for key, space in theirs.observation_space.spaces.items():
         assert (space.shape, space.dtype) == (ours.observation_space[key].shape, ours.observation_space[key].dtype)
-    assert theirs.action_space.shape == ours.action_space.shape
-    assert theirs.action_space.dtype == ours.action_space.dtype
+    assert (theirs.action_space.shape, theirs.action_space.dtype) == (ours.action_space.shape, ours.action_space.dtype)
     o1, i1 = theirs.reset()
     o2, i2 = ours.reset()
-    assert set(o2) <= set(o1) and sorted(i1) == sorted(i2)
-    ts1, ts2 = envpool.make_dm(tid, num_envs=2).reset(), compat.make_dm(tid, num_envs=2).reset()
-    assert [f for f in ts1.observation._fields if f in ts2.observation._fields] == list(ts2.observation._fields)
+    assert list(o1) == list(o2) and sorted(i1) == sorted(i2)
+    own = set(rlpool.make_spec(tid).observation_space.spaces)
+    for key in o1:
+        assert o1[key].shape == o2[key].shape, key
+        if key not in own:  # EnvPool computes a few of these anyway (quadruped's origin); rlpool zeroes all
+            assert not o2[key].any(), key
+    o2 = ours.step(np.zeros((2, *ours.action_space.shape)))[0]
+    assert list(o1) == list(o2)
+    dm1, dm2 = envpool.make_dm(tid, num_envs=2), compat.make_dm(tid, num_envs=2)
+    ts1, ts2 = dm1.reset(), dm2.reset()
+    assert ts1.observation._fields == ts2.observation._fields
+    assert dm1.observation_spec()._fields == dm2.observation_spec()._fields
     assert (ts1.reward.dtype, ts1.discount.dtype) == (ts2.reward.dtype, ts2.discount.dtype)
+    ts2 = dm2.step(np.zeros((2, *ours.action_space.shape)), np.arange(2))
+    for key in ts2.observation._fields[2:]:
+        assert getattr(ts2.observation, key).shape == getattr(ts1.observation, key).shape, key
 
 
 def test_task_state_covers_what_each_domain_moves():

@@ -222,6 +222,35 @@ def _namedtuple(name: str, fields: tuple[str, ...]) -> Any:
     return namedtuple(name, fields)  # type: ignore[misc]
 
 
+def _merge_keys(into: list[str], keys: Sequence[str]) -> None:
+    """Add ``keys`` missing from ``into``, each just before the next of ``keys`` that ``into`` has (else last)."""
+    for i, key in enumerate(keys):
+        if key in into:
+            continue
+        later = [k for k in keys[i + 1 :] if k in into]
+        into.insert(into.index(later[0]) if later else len(into), key)
+
+
+@cache
+def _dmc_domain_keys(env_type: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """EnvPool's observation keys for a DeepMind Control domain: those of all its tasks, with their shapes.
+
+    EnvPool 1.2.5 gives every task of a domain the same keys (the other tasks' filled with zeros), in
+    dm_control's order with the later tasks' keys merged in.
+    """
+    from rlpool.envs.dmc.registration import DOMAINS, task_id
+    from rlpool.envs.dmc.registration import env_type as dmc_env_type
+
+    domain = next(d for d in DOMAINS if dmc_env_type(d.name) == env_type)
+    order: list[str] = []
+    shapes: dict[str, tuple[int, ...]] = {}
+    for name in domain.tasks:
+        obs = RlpoolEnvSpec(task_id(domain.name, name)).arrays.obs
+        shapes.update((a.name, tuple(a.shape)) for a in obs)
+        _merge_keys(order, [a.name for a in obs])
+    return tuple((k, shapes[k]) for k in order)
+
+
 class EnvSpec:
     """EnvPool's ``EnvSpec``: ``config`` (a namedtuple), the single-env spaces and dm specs."""
 
@@ -230,6 +259,19 @@ class EnvSpec:
         self.rlpool_spec = rlpool_spec
         self.config_dict = config
         self.config = _namedtuple("Config", tuple(config))(**config)
+        own = rlpool_spec.arrays.obs_names
+        keys = _dmc_domain_keys(rlpool_spec.task.env_type) if rlpool_spec.task.env_type.startswith("Dmc") else ()
+        self.obs_keys: tuple[str, ...] = tuple(k for k, _ in keys) or tuple(own)
+        """The observation keys EnvPool gives (for a dict observation)."""
+        self.zero_keys: dict[str, tuple[int, ...]] = {k: shape for k, shape in keys if k not in own}
+        """Keys EnvPool has that the task does not fill (a DeepMind Control domain's other tasks'): zeros."""
+
+    def pad(self, obs: Any) -> Any:
+        """A dict observation batch with EnvPool's keys: the task's own, and zeros for ``zero_keys``."""
+        if not self.zero_keys:
+            return obs
+        n = next(iter(obs.values())).shape[0]
+        return {k: obs[k] if k in obs else np.zeros((n, *self.zero_keys[k])) for k in self.obs_keys}
 
     @property
     def reward_threshold(self) -> float | None:
@@ -238,8 +280,18 @@ class EnvSpec:
 
     @property
     def observation_space(self) -> Any:
-        """Single-env gymnasium observation space."""
-        return self.rlpool_spec.observation_space
+        """Single-env gymnasium observation space (with ``zero_keys`` as unbounded float64 boxes)."""
+        space = self.rlpool_spec.observation_space
+        if not self.zero_keys:
+            return space
+        from collections import OrderedDict
+
+        from gymnasium import spaces
+
+        return spaces.Dict(OrderedDict(
+            (k, space[k] if k in space.spaces else spaces.Box(-np.inf, np.inf, self.zero_keys[k], np.float64))
+            for k in self.obs_keys
+        ))
 
     @property
     def action_space(self) -> Any:
@@ -266,7 +318,10 @@ class EnvSpec:
         i32 = np.iinfo(np.int32)
         env_id = specs.BoundedArray((), np.int32, i32.min, i32.max, name="env_id")
         fields: dict[str, Any] = {"env_id": env_id, "players": _namedtuple("players", ("env_id",))(env_id)}
-        for a in arrays.obs + arrays.info:
+        own = {a.name: dm_spec(a) for a in arrays.obs}
+        for key in self.obs_keys if arrays.obs_kind == "dict" else own:
+            fields[key] = own[key] if key in own else specs.Array(self.zero_keys[key], np.float64, name=key)
+        for a in arrays.info:
             fields[a.name] = dm_spec(a)
         return _namedtuple("State", tuple(fields))(**fields)
 
@@ -343,6 +398,7 @@ class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
     def __init__(self, spec: EnvSpec) -> None:
         super().__init__(spec.rlpool_spec)
         self._init_envpool(spec)
+        self.single_observation_space = spec.observation_space
         self.observation_space = self.single_observation_space
         self.action_space = self.single_action_space
         self.is_vector_env = True
@@ -365,15 +421,11 @@ class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
             obs, info = self._pool.reset(env_id)
             if not self.is_async:  # sync rlpool returns every env's row; rows are in env-id order
                 obs, info = _rows(obs, info, np.asarray(env_id).reshape(-1))
-        return obs, envpool_info(info)
+        return self.spec.pad(obs), envpool_info(info)
 
     def step(self, action: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every env (sync), or send ``env_id``'s actions and receive the next batch (async)."""
-        result = self._pool.step(action, env_id)
-        if self._same_step:
-            unpack_final(result)
-        obs, reward, terminated, truncated, info = result
-        return obs, reward.astype(np.float32), terminated, truncated, envpool_info(info)
+        return self._to(self._pool.step(action, env_id))
 
     def recv(self, reset: bool = False, return_info: bool = True) -> Any:
         """Wait for the next batch; ``reset=True`` returns ``(obs, info)`` as EnvPool's does."""
@@ -388,7 +440,7 @@ class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
         if self._same_step:
             unpack_final(result)
         obs, reward, terminated, truncated, info = result
-        return obs, reward.astype(np.float32), terminated, truncated, envpool_info(info)
+        return self.spec.pad(obs), reward.astype(np.float32), terminated, truncated, envpool_info(info)
 
 
 class DMEnvPool(_EnvPoolMixin, PoolOwner):
@@ -472,7 +524,7 @@ class DMEnvPool(_EnvPoolMixin, PoolOwner):
     def _state(self, obs: Any, info: dict[str, Any]) -> Any:
         env_id = info["env_id"]
         if self._obs_kind == "dict":
-            entries = [obs[name] for name in self._obs_names]
+            entries = list(self.spec.pad(obs).values()) if self.spec.zero_keys else [obs[k] for k in self._obs_names]
         elif self._obs_kind == "tuple":
             entries = list(obs)
         else:
