@@ -29,11 +29,32 @@ TASK_OPTIONS: dict[str, dict[str, Any]] = {
     "BusyWork-v0": {"episode_length": 7},
 }
 
-# Pool options for tests that don't choose the time limit themselves (soak): Pong's games are long.
-POOL_OPTIONS: dict[str, dict[str, Any]] = {"Pong-v5": {"max_episode_steps": 100}}
+# Tests that don't choose the time limit themselves (soak) cut episodes longer than this
+# (Pong's games, DMC's 1000-step episodes) to SHORT_EPISODE steps, so that a short run
+# still goes through autoreset several times.
+LONG_EPISODE = 200
+SHORT_EPISODE = 100
+
+# Env types (by name prefix) whose steps cost a full physics step each, many substeps of
+# large models (DMC's dog and humanoids): the soak runs them for fewer steps.
+HEAVY_ENV_TYPE_PREFIXES: tuple[str, ...] = ("Dmc",)
 
 # The task that stands for its env type (default: the first id alphabetically).
-REPRESENTATIVE: dict[str, str] = {"Atari": "Pong-v5"}
+# Quadruped: Walk, not Escape, whose heightfield and 20 rangefinders make it the suite's
+# slowest quadruped task (Escape still runs in tests/test_dmc.py).
+REPRESENTATIVE: dict[str, str] = {"Atari": "Pong-v5", "DmcQuadruped": "QuadrupedWalk-v1"}
+
+
+def pool_options(task_id: str) -> dict[str, Any]:
+    """Pool options for tests that don't choose the time limit: long episodes cut short."""
+    if task(task_id).max_episode_steps > LONG_EPISODE:
+        return {"max_episode_steps": SHORT_EPISODE}
+    return {}
+
+
+def is_heavy(task_id: str) -> bool:
+    """Whether a step of ``task_id`` costs a physics engine's time (tens of microseconds or more)."""
+    return task(task_id).env_type.startswith(HEAVY_ENV_TYPE_PREFIXES)
 
 
 def reliability_tasks() -> list[str]:
