@@ -4,6 +4,7 @@
 // which worker thread stepped the env or in which order.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -21,6 +22,14 @@ class Rng {
       z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
       word = z ^ (z >> 31);
     }
+    has_spare_normal_ = false;
+  }
+
+  // The generator's four words, for envs that keep a generator of their own in
+  // their saved state (set_words also drops a cached normal draw).
+  std::array<std::uint64_t, 4> words() const { return {s_[0], s_[1], s_[2], s_[3]}; }
+  void set_words(const std::array<std::uint64_t, 4>& words) {
+    for (int i = 0; i < 4; ++i) s_[i] = words[static_cast<std::size_t>(i)];
     has_spare_normal_ = false;
   }
 
