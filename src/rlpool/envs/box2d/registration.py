@@ -7,8 +7,13 @@ Box2D 2.3 (C++) is compiled by rlpool's build from box2d-py's source distributio
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rlpool import _rlpool_core
 from rlpool.registry import register
+
+if TYPE_CHECKING:
+    from rlpool.reference import FamilyDoc
 
 _COMPILED = {name for name, _ in _rlpool_core.env_types()}
 
@@ -21,3 +26,10 @@ if "LunarLander" in _COMPILED:
              gymnasium_id="LunarLander-v3", unbounded_observation=True)
     register("LunarLanderContinuous-v2", "LunarLander", max_episode_steps=1000, reward_threshold=200.0,
              gymnasium_id="LunarLanderContinuous-v3", continuous=True, unbounded_observation=True)
+
+
+def reference_doc() -> FamilyDoc:
+    """The hand-written text of docs/envs/box2d.md (see ``rlpool.reference``; the text is in ``docs.py``)."""
+    from rlpool.envs.box2d.docs import reference_doc as doc
+
+    return doc(_COMPILED)
