@@ -114,6 +114,13 @@ class PyPool {
   }
 
   ~PyPool() {
+    if (pool_ && pool_->forked()) {
+      // In a forked child the pool cannot be torn down: its threads are gone
+      // and destroying its condition variables would wait forever for the
+      // parent's waiters. It is left to the process's exit on purpose.
+      static_cast<void>(pool_.release());
+      return;
+    }
     if (pool_) {
       nb::gil_scoped_release release;
       pool_->close();
@@ -220,6 +227,7 @@ class PyPool {
   }
 
   void close() {
+    if (pool_->forked()) return;  // nothing to stop here; see ~PyPool
     std::unique_lock<std::mutex> lock(api_mu_, std::try_to_lock);
     if (!lock.owns_lock()) throw std::runtime_error("close() called while another thread is using the pool");
     if (pool_->closed()) return;
@@ -238,7 +246,15 @@ class PyPool {
  private:
   // One Python thread at a time: a second concurrent caller gets an error, not a race.
   struct Guard {
-    explicit Guard(PyPool* p) : lock(p->api_mu_, std::try_to_lock) {
+    explicit Guard(PyPool* p) {
+      if (p->pool_->forked()) {
+        throw std::runtime_error(
+            "this pool was made in process " + std::to_string(p->pool_->owner_pid()) +
+            " and the current process (" + std::to_string(getpid()) +
+            ") is a fork of it: its worker threads do not exist here. Make a new env in this process "
+            "(or use multiprocessing's 'spawn' or 'forkserver' start method)");
+      }
+      lock = std::unique_lock<std::mutex>(p->api_mu_, std::try_to_lock);
       if (!lock.owns_lock()) throw std::runtime_error("the pool is being used by another thread");
       if (p->pool_->closed()) throw std::runtime_error("the pool is closed");
     }

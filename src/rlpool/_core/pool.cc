@@ -74,6 +74,7 @@ Pool::Pool(PoolOptions options)
 Pool::~Pool() { close(); }
 
 void Pool::close() {
+  if (forked()) return;  // see forked(): nothing here can be stopped or joined
   if (closed_.exchange(true, std::memory_order_acq_rel)) return;
   {
     std::lock_guard<std::mutex> lock(queue_mu_);

@@ -28,6 +28,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>  // getpid: a pool notices it is in a forked child
+
 #include "autoreset.h"
 #include "batch_buffer.h"
 #include "cost_model.h"
@@ -65,6 +67,11 @@ class Pool {
   int batch_size() const { return options_.batch_size; }
   bool is_sync() const { return options_.batch_size == options_.num_envs; }
   bool closed() const { return closed_.load(std::memory_order_acquire); }
+  // True in a child process forked from the one that made the pool: the
+  // worker threads do not exist there, and the mutexes and condition variables
+  // still record the parent's waiters (destroying them would block forever).
+  bool forked() const { return getpid() != owner_pid_; }
+  pid_t owner_pid() const { return owner_pid_; }
   int in_flight() const { return in_flight_; }
 
   // Per-env action storage: int64 for discrete actions, action_dim doubles else.
@@ -135,6 +142,7 @@ class Pool {
   std::uint64_t received_blocks_ = 0;
   std::atomic<std::uint64_t> completed_{0};
   int in_flight_ = 0;
+  pid_t owner_pid_ = getpid();
   std::atomic<bool> closed_{false};  // read by Python's `closed` while another thread may close
 
   std::mutex queue_mu_;
