@@ -21,3 +21,8 @@ if "LunarLander" in _COMPILED:
              gymnasium_id="LunarLander-v3", unbounded_observation=True)
     register("LunarLanderContinuous-v2", "LunarLander", max_episode_steps=1000, reward_threshold=200.0,
              gymnasium_id="LunarLanderContinuous-v3", continuous=True, unbounded_observation=True)
+
+if "BipedalWalker" in _COMPILED:
+    register("BipedalWalker-v3", "BipedalWalker", max_episode_steps=1600, reward_threshold=300.0)
+    register("BipedalWalkerHardcore-v3", "BipedalWalker", max_episode_steps=2000, reward_threshold=300.0,
+             hardcore=True)
