@@ -27,6 +27,11 @@ if "LunarLander" in _COMPILED:
     register("LunarLanderContinuous-v2", "LunarLander", max_episode_steps=1000, reward_threshold=200.0,
              gymnasium_id="LunarLanderContinuous-v3", continuous=True, unbounded_observation=True)
 
+if "BipedalWalker" in _COMPILED:
+    register("BipedalWalker-v3", "BipedalWalker", max_episode_steps=1600, reward_threshold=300.0)
+    register("BipedalWalkerHardcore-v3", "BipedalWalker", max_episode_steps=2000, reward_threshold=300.0,
+             hardcore=True)
+
 
 def reference_doc() -> FamilyDoc:
     """The hand-written text of docs/envs/box2d.md (see ``rlpool.reference``; the text is in ``docs.py``)."""
