@@ -84,9 +84,9 @@ A two-legged robot walks to the end of a rough terrain: four motors drive its hi
         Part("lidar: the fraction of each of 10 rays' range to the first terrain hit", size=10),
     ),
     reward="""
-130 × the forward distance gained (in terrain steps), minus 5 × |hull angle| change, minus 0.00035 ×
-motor torque × |action| per motor; -100 when the hull touches the ground or the walker falls off the
-left end.
+The change from the previous step of a shaping value, 130 × (hull x in metres) / 30 − 5 × |hull angle|,
+minus 0.00035 × 80 × |action| (clipped to 1) per motor; -100 when the hull touches the ground or the
+walker leaves the left end.
 """,
     starting_state="""
 The walker stands at the start of a random terrain; its hull gets a random horizontal push (uniform in
@@ -95,6 +95,12 @@ The walker stands at the start of a random terrain; its hull gets a random horiz
     termination="""
 Terminates when the hull touches the ground or the walker leaves the left end (reward -100), or it
 reaches the far end of the terrain.
+""",
+    notes="""
+gymnasium keeps one Box2D world for the life of an env and destroys the bodies at each reset; the
+broad phase then recycles its proxy ids, which changes the order of contacts, so gymnasium's later
+episodes depend (slightly) on the ones before. rlpool builds a fresh world for every episode: each is
+gymnasium's first episode from the same draws.
 """,
     version_history=(
         "`v3`: the lidar reports the closest hit.",
