@@ -726,3 +726,119 @@ def test_options_out_of_range_or_not_finite_are_refused(task, option, edge, bad,
         rlpool.make_spec(task, **{option: bad})
     with pytest.raises(ValueError, match=match):
         rlpool.make(task, num_envs=1, **{option: bad})
+
+
+# --------------------------------------------------------------------------- #
+# Issue 23, item 7: messages that named the wrong thing, values cast silently
+# --------------------------------------------------------------------------- #
+
+
+def test_frozen_lake_non_ascii_desc_names_desc_and_the_character():
+    """A non-ASCII letter in desc is a ValueError quoting it whole, not a UnicodeDecodeError."""
+    with pytest.raises(ValueError, match=r"desc.*'é'"):
+        rlpool.make("FrozenLake-v1", desc="SFé,FFG")
+    with pytest.raises(ValueError, match=r"desc.*'☃'"):
+        rlpool.make_spec("FrozenLake-v1", desc="S☃,FG")
+
+
+@pytest.mark.parametrize("value", [2**63, 2**64 + 5, -(2**63) - 1])
+def test_int_option_beyond_int64_names_the_range(value):
+    with pytest.raises(ValueError, match=r"option 'n' is out of the int64 range.*" + str(value)):
+        rlpool.make_spec("NChain-v0", n=value)
+
+
+def test_int_option_at_int64_edge_reaches_the_env_check():
+    with pytest.raises(ValueError, match=r"'n'.*n must be in \[1, 1073741824\], got 9223372036854775807"):
+        rlpool.make_spec("NChain-v0", n=2**63 - 1)
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("task", ["CartPole-v1", "Pendulum-v1"])
+def test_actions_with_odd_strides_are_copied_not_refused(task):
+    """A field of a structured array (stride not a whole number of items) and a reversed view are read."""
+    env, twin = reset_pair(task)
+    actions = good_actions(task)
+    dtype = actions.dtype
+    rec = np.zeros(actions.shape[:1], dtype=[("a", dtype, actions.shape[1:]), ("pad", np.int8)])
+    rec["a"] = actions
+    assert rec["a"].strides[0] % dtype.itemsize != 0
+    assert_same_result(env.step(rec["a"]), twin.step(actions))
+    reversed_view = actions[::-1].copy()[::-1]
+    assert reversed_view.strides[0] < 0
+    assert_same_result(env.step(reversed_view), twin.step(actions))
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    ("task", "what"), [("CartPole-v1", "discrete actions must be integers"), ("Pendulum-v1", "float32 or float64")]
+)
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_actions_are_named_as_numpy_names_them(task, what, dtype):
+    env, twin = reset_pair(task)
+    actions = good_actions(task).astype(dtype)
+    with pytest.raises(TypeError, match=rf"{what}, got dtype {np.dtype(dtype).name}$"):
+        env.step(actions)
+    check_still_works(env, twin, task)
+
+
+def test_complex_env_ids_are_named_as_numpy_names_them():
+    env, _ = async_pair()
+    env.async_reset()
+    with pytest.raises(TypeError, match=r"integers, got complex128"):
+        env.send(np.zeros(2, np.int64), np.array([0, 1], np.complex128))
+
+
+@pytest.mark.parametrize("num_envs", [2, 5])
+def test_seed_whose_last_env_overflows_states_the_bound(num_envs):
+    """seed + i must stay below 2**64: the message gives the largest allowed base, not seed + i."""
+    with pytest.raises(ValueError, match=rf"num_envs={num_envs}.*at most {2**64 - num_envs}\)") as info:
+        rlpool.make_spec("CartPole-v1", num_envs=num_envs, seed=2**64 - 1)
+    assert str(2**64) not in str(info.value)
+    assert rlpool.make_spec("CartPole-v1", num_envs=num_envs, seed=2**64 - num_envs).seeds[-1] == 2**64 - 1
+
+
+
+def _float_options():
+    """(task, option) for one task of each env type and each of its float options."""
+    from rlpool import registry
+
+    seen, out = set(), []
+    for task_id in registry.list_all_envs():
+        for doc in registry.option_docs(task_id):
+            key = (registry.task(task_id).env_type, doc.name)
+            if isinstance(doc.default, float) and key not in seen:
+                seen.add(key)
+                out.append((task_id, doc.name))
+    return out
+
+
+FLOAT_OPTIONS = _float_options()
+
+
+@pytest.mark.timeout(60)
+def test_every_float_option_refuses_nan_and_inf_unless_inf_means_no_bound():
+    """NaN never passes; +-inf only where it means "no bound" or "no limit" (registry.INF_OPTIONS)."""
+    from rlpool.registry import INF_OPTIONS
+
+    assert len(FLOAT_OPTIONS) > 50
+    for task_id, option in FLOAT_OPTIONS:
+        with pytest.raises(ValueError, match=rf"option '{option}' must be"):
+            rlpool.make_spec(task_id, **{option: float("nan")})
+        for inf in (float("inf"), float("-inf")):
+            if option in INF_OPTIONS:
+                continue
+            with pytest.raises(ValueError, match=rf"option '{option}' must be finite, got -?inf"):
+                rlpool.make_spec(task_id, **{option: inf})
+    with pytest.raises(ValueError, match=r"option 'g' must be finite, got nan"):
+        rlpool.make_spec("Pendulum-v1", g=np.float32("nan"))
+    with pytest.raises(ValueError, match=r"option 'g' is too large for a float64"):
+        rlpool.make_spec("Pendulum-v1", g=10**400)
+
+
+@pytest.mark.parametrize(
+    ("task", "option", "value"),
+    [("Hopper-v5", "healthy_z_max", float("inf")), ("Ant-v5", "contact_force_min", float("-inf"))],
+)
+def test_inf_options_still_take_inf(task, option, value):
+    pytest.importorskip("mujoco")
+    assert rlpool.make_spec(task, **{option: value}).config[option] == value

@@ -45,6 +45,9 @@ std::string describe_dtype(nb::dlpack::dtype d) {
     case nb::dlpack::dtype_code::UInt: return "uint" + std::to_string(d.bits);
     case nb::dlpack::dtype_code::Float: return "float" + std::to_string(d.bits);
     case nb::dlpack::dtype_code::Bool: return "bool";
+    // numpy's names: complex128 holds two float64s.
+    case nb::dlpack::dtype_code::Complex: return "complex" + std::to_string(d.bits);
+    case nb::dlpack::dtype_code::Bfloat: return "bfloat" + std::to_string(d.bits);
     default: return "dtype code " + std::to_string(d.code) + " with " + std::to_string(d.bits) + " bits";
   }
 }
@@ -265,14 +268,22 @@ class PyPool {
   static Array as_array(nb::handle h) {
     Array arr;
     if (nb::try_cast(h, arr, false)) return arr;
-    static nb::object asarray = nb::module_::import_("numpy").attr("asarray");
-    nb::object converted = asarray(h);
+    // Looked up per call (a rare path): a function-static nb::object would be
+    // released after the interpreter has finalized and abort the process.
+    const nb::module_ np = nb::module_::import_("numpy");
+    nb::object converted = np.attr("asarray")(h);
     if (nb::try_cast(converted, arr, false)) return arr;
     // Non-native byte order converts losslessly; anything else is refused by name.
     nb::object dtype = converted.attr("dtype");
     const auto order = nb::cast<std::string>(dtype.attr("byteorder"));
     if (order != "=" && order != "|") {
       converted = converted.attr("astype")(dtype.attr("newbyteorder")("="));
+      if (nb::try_cast(converted, arr, false)) return arr;
+    }
+    // Strides that are no whole number of items (a field of a structured
+    // array) have no DLPack form; a contiguous copy reads the same values.
+    if (nb::cast<std::string>(dtype.attr("kind")) != "V" && dtype.attr("fields").is_none()) {
+      converted = np.attr("ascontiguousarray")(converted);
       if (nb::try_cast(converted, arr, false)) return arr;
     }
     throw nb::type_error(("expected a numeric array, got dtype " + nb::cast<std::string>(nb::str(dtype))).c_str());
