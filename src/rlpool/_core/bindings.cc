@@ -231,6 +231,7 @@ class PyPool {
 
   void close() {
     if (pool_->forked()) return;  // nothing to stop here; see ~PyPool
+    refuse_from_env_code("close()");
     std::unique_lock<std::mutex> lock(api_mu_, std::try_to_lock);
     if (!lock.owns_lock()) throw std::runtime_error("close() called while another thread is using the pool");
     if (pool_->closed()) return;
@@ -247,6 +248,16 @@ class PyPool {
   void set_export_discount(bool on) { export_discount_ = on; }
 
  private:
+  // An env's own reset()/step() (a Python env reaching its pool from an
+  // objmode block) runs on a thread the pool owns, maybe the caller's own
+  // while it holds api_mu_: refused before any lock is tried.
+  void refuse_from_env_code(const std::string& call) const {
+    if (pool_->in_env_code()) {
+      throw std::runtime_error(call + " on a pool from inside one of its own envs' reset() or step() is not allowed: "
+                               "it runs on the pool's own thread (close() would wait for itself)");
+    }
+  }
+
   // One Python thread at a time: a second concurrent caller gets an error, not a race.
   struct Guard {
     explicit Guard(PyPool* p) {
@@ -257,6 +268,7 @@ class PyPool {
             ") is a fork of it: its worker threads do not exist here. Make a new env in this process "
             "(or use multiprocessing's 'spawn' or 'forkserver' start method)");
       }
+      p->refuse_from_env_code("this call");
       lock = std::unique_lock<std::mutex>(p->api_mu_, std::try_to_lock);
       if (!lock.owns_lock()) throw std::runtime_error("the pool is being used by another thread");
       if (p->pool_->closed()) throw std::runtime_error("the pool is closed");
