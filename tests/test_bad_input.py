@@ -1158,3 +1158,46 @@ def test_mujoco_running_out_of_memory_is_a_memory_error_not_an_exit(task, spare_
     assert "MEMORYERROR MuJoCo could not allocate mjData for " in proc.stdout, proc.stdout
     assert "Could not allocate memory" in proc.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+_TINY_STACK_MODEL = """
+<mujoco>
+  <size memory="2K"/>
+  <worldbody>
+    <body pos="0 0 1"><freejoint/><geom size="0.1"/></body>
+    <body pos="0.05 0 1.1"><freejoint/><geom size="0.1"/></body>
+    <geom type="plane" size="5 5 0.1"/>
+  </worldbody>
+</mujoco>
+"""
+
+
+@pytest.mark.timeout(120)
+def test_mujoco_error_inside_a_step_is_an_exception_not_an_exit(tmp_path):
+    """A model whose <size memory> is too small for mj_forward makes MuJoCo call mju_error, whose
+    default handler prints, appends to MUJOCO_LOG.TXT in the working directory and ends the process:
+    it must be a RuntimeError with MuJoCo's message, every time, and leave no file behind."""
+    pytest.importorskip("mujoco")
+    model = tmp_path / "model" / "tiny_stack.xml"
+    model.parent.mkdir()
+    model.write_text(_TINY_STACK_MODEL)
+    work = tmp_path / "work"
+    work.mkdir()
+    proc = run_script(
+        f"""
+        import rlpool
+        env = rlpool.make("InvertedPendulum-v5", xml_file={str(model)!r}, num_envs=2)
+        for _ in range(2):
+            try:
+                env.reset()
+            except RuntimeError as e:
+                print("RUNTIMEERROR", e)
+        print("ALIVE")
+        """,
+        cwd=work,
+    )
+    assert proc.returncode == 0, f"returncode {proc.returncode}\n{proc.stdout}\n{proc.stderr[-3000:]}"
+    assert proc.stdout.count("RUNTIMEERROR env ") == 2, proc.stdout
+    assert "MuJoCo error: mj_stackAlloc: out of memory" in proc.stdout
+    assert "ALIVE" in proc.stdout
+    assert sorted(p.name for p in work.iterdir()) == []
