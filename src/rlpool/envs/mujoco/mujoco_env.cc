@@ -102,14 +102,22 @@ Api load_api() {
   resolve(lib, "mj_objectVelocity", a.objectVelocity);
   resolve(lib, "mj_jacBody", a.jacBody);
   resolve(lib, "mj_resetDataKeyframe", a.resetDataKeyframe);
+  // The structs are laid out as the headers say only for the same version:
+  // checked before any of MuJoCo's global settings below is touched (a failed
+  // load is retried, and must not install the log handler over itself).
+  if (a.version() != mjVERSION_HEADER) {
+    throw std::runtime_error("loaded MuJoCo library is version " + std::to_string(a.version()) +
+                             " but rlpool was compiled against " + std::to_string(mjVERSION_HEADER) + " (" +
+                             RLPOOL_MUJOCO_SONAME + ")");
+  }
   // Without a handler MuJoCo writes each warning to MUJOCO_LOG.TXT in the
   // user's working directory. One the `mujoco` package's user installed is kept.
   using Handler = void (*)(const char*);
   auto* user_warning = reinterpret_cast<Handler*>(dlsym(lib, "mju_user_warning"));
   if (user_warning == nullptr) throw std::runtime_error("MuJoCo library has no symbol mju_user_warning");
   if (*user_warning == nullptr) *user_warning = record_warning;
-  // MuJoCo's log file goes to the user's working directory: never written
-  // (warnings and errors still reach the handlers and the console).
+  // MuJoCo's log file would go to the user's working directory: never
+  // written. Errors no Guarded call catches still print before MuJoCo exits.
   decltype(&::mju_getLogConfig) get_log_config = nullptr;
   decltype(&::mju_setLogConfig) set_log_config = nullptr;
   decltype(&::mju_setLogHandler) set_log_handler = nullptr;
@@ -120,12 +128,6 @@ Api load_api() {
   log_config.logto_file = 0;
   set_log_config(log_config);
   previous_log_handler.store(set_log_handler(on_log));
-  // The structs are laid out as the headers say only for the same version.
-  if (a.version() != mjVERSION_HEADER) {
-    throw std::runtime_error("loaded MuJoCo library is version " + std::to_string(a.version()) +
-                             " but rlpool was compiled against " + std::to_string(mjVERSION_HEADER) + " (" +
-                             RLPOOL_MUJOCO_SONAME + ")");
-  }
   return a;
 }
 
