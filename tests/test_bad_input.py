@@ -1039,13 +1039,14 @@ import rlpool
 from rlpool import python_env
 
 POOL = []
+REFUSALS = []  # printed by the main thread: prints from several worker threads interleave
 
 
 def close_pool():
     try:
         POOL[0].close()
     except RuntimeError as e:
-        print("CLOSE REFUSED", e, flush=True)
+        REFUSALS.append(f"CLOSE REFUSED {e}")
         raise
 
 
@@ -1053,7 +1054,7 @@ def step_pool():
     try:
         POOL[0].step(np.zeros(4, np.int64))
     except RuntimeError as e:
-        print("STEP REFUSED", e, flush=True)
+        REFUSALS.append(f"STEP REFUSED {e}")
         raise
 
 
@@ -1100,6 +1101,8 @@ for batch_size, action in ((4, 0), (2, 0), (2, 1)):
     assert not env.closed
     env.close()
     POOL.clear()
+for refusal in REFUSALS:
+    print(refusal)
 print("DONE", flush=True)
 """
 
