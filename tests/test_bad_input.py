@@ -8,9 +8,11 @@ that never saw the bad call gives, so a rejected action was not applied.
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -726,3 +728,479 @@ def test_options_out_of_range_or_not_finite_are_refused(task, option, edge, bad,
         rlpool.make_spec(task, **{option: bad})
     with pytest.raises(ValueError, match=match):
         rlpool.make(task, num_envs=1, **{option: bad})
+
+
+# --------------------------------------------------------------------------- #
+# Issue 23, item 7: messages that named the wrong thing, values cast silently
+# --------------------------------------------------------------------------- #
+
+
+def test_frozen_lake_non_ascii_desc_names_desc_and_the_character():
+    """A non-ASCII letter in desc is a ValueError quoting it whole, not a UnicodeDecodeError."""
+    with pytest.raises(ValueError, match=r"desc.*'é'"):
+        rlpool.make("FrozenLake-v1", desc="SFé,FFG")
+    with pytest.raises(ValueError, match=r"desc.*'☃'"):
+        rlpool.make_spec("FrozenLake-v1", desc="S☃,FG")
+
+
+@pytest.mark.parametrize("value", [2**63, 2**64 + 5, -(2**63) - 1])
+def test_int_option_beyond_int64_names_the_range(value):
+    with pytest.raises(ValueError, match=r"option 'n' is out of the int64 range.*" + str(value)):
+        rlpool.make_spec("NChain-v0", n=value)
+
+
+def test_int_option_at_int64_edge_reaches_the_env_check():
+    with pytest.raises(ValueError, match=r"'n'.*n must be in \[1, 1073741824\], got 9223372036854775807"):
+        rlpool.make_spec("NChain-v0", n=2**63 - 1)
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("task", ["CartPole-v1", "Pendulum-v1"])
+def test_actions_with_odd_strides_are_copied_not_refused(task):
+    """A field of a structured array (stride not a whole number of items) and a reversed view are read."""
+    env, twin = reset_pair(task)
+    actions = good_actions(task)
+    dtype = actions.dtype
+    rec = np.zeros(actions.shape[:1], dtype=[("a", dtype, actions.shape[1:]), ("pad", np.int8)])
+    rec["a"] = actions
+    assert rec["a"].strides[0] % dtype.itemsize != 0
+    assert_same_result(env.step(rec["a"]), twin.step(actions))
+    reversed_view = actions[::-1].copy()[::-1]
+    assert reversed_view.strides[0] < 0
+    assert_same_result(env.step(reversed_view), twin.step(actions))
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    ("task", "what"), [("CartPole-v1", "discrete actions must be integers"), ("Pendulum-v1", "float32 or float64")]
+)
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_actions_are_named_as_numpy_names_them(task, what, dtype):
+    env, twin = reset_pair(task)
+    actions = good_actions(task).astype(dtype)
+    with pytest.raises(TypeError, match=rf"{what}, got dtype {np.dtype(dtype).name}$"):
+        env.step(actions)
+    check_still_works(env, twin, task)
+
+
+def test_complex_env_ids_are_named_as_numpy_names_them():
+    env, _ = async_pair()
+    env.async_reset()
+    with pytest.raises(TypeError, match=r"integers, got complex128"):
+        env.send(np.zeros(2, np.int64), np.array([0, 1], np.complex128))
+
+
+@pytest.mark.parametrize("num_envs", [2, 5])
+def test_seed_whose_last_env_overflows_states_the_bound(num_envs):
+    """seed + i must stay below 2**64: the message gives the largest allowed base, not seed + i."""
+    with pytest.raises(ValueError, match=rf"num_envs={num_envs}.*at most {2**64 - num_envs}\)") as info:
+        rlpool.make_spec("CartPole-v1", num_envs=num_envs, seed=2**64 - 1)
+    assert str(2**64) not in str(info.value)
+    assert rlpool.make_spec("CartPole-v1", num_envs=num_envs, seed=2**64 - num_envs).seeds[-1] == 2**64 - 1
+
+
+
+def _float_options():
+    """(task, option) for one task of each env type and each of its float options."""
+    from rlpool import registry
+
+    seen, out = set(), []
+    for task_id in registry.list_all_envs():
+        for doc in registry.option_docs(task_id):
+            key = (registry.task(task_id).env_type, doc.name)
+            if isinstance(doc.default, float) and key not in seen:
+                seen.add(key)
+                out.append((task_id, doc.name))
+    return out
+
+
+FLOAT_OPTIONS = _float_options()
+
+
+@pytest.mark.timeout(60)
+def test_every_float_option_refuses_nan_and_inf_unless_inf_means_no_bound():
+    """NaN never passes; +-inf only where it means "no bound" or "no limit" (registry.INF_OPTIONS)."""
+    from rlpool.registry import INF_OPTIONS
+
+    assert len(FLOAT_OPTIONS) > 50
+    for task_id, option in FLOAT_OPTIONS:
+        with pytest.raises(ValueError, match=rf"option '{option}' must be"):
+            rlpool.make_spec(task_id, **{option: float("nan")})
+        for inf in (float("inf"), float("-inf")):
+            if option in INF_OPTIONS:
+                continue
+            with pytest.raises(ValueError, match=rf"option '{option}' must be finite, got -?inf"):
+                rlpool.make_spec(task_id, **{option: inf})
+    with pytest.raises(ValueError, match=r"option 'g' must be finite, got nan"):
+        rlpool.make_spec("Pendulum-v1", g=np.float32("nan"))
+    with pytest.raises(ValueError, match=r"option 'g' is too large for a float64"):
+        rlpool.make_spec("Pendulum-v1", g=10**400)
+
+
+@pytest.mark.parametrize(
+    ("task", "option", "value"),
+    [("Hopper-v5", "healthy_z_max", float("inf")), ("Ant-v5", "contact_force_min", float("-inf"))],
+)
+def test_inf_options_still_take_inf(task, option, value):
+    pytest.importorskip("mujoco")
+    assert rlpool.make_spec(task, **{option: value}).config[option] == value
+
+
+# --------------------------------------------------------------------------- #
+# Issue 23, item 7 (messages and smaller semantics) and item 5 (an env closing its own pool)
+# --------------------------------------------------------------------------- #
+
+
+def run_script(code: str, *, cwd=None, timeout: int = 120) -> subprocess.CompletedProcess:
+    """Runs ``code`` in a fresh interpreter (a crash, hang or memory blow-up stays there).
+
+    It imports the same rlpool as this process, whatever its working directory.
+    """
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
+        env=child_env(),
+    )
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    """os.environ with this process's rlpool first on PYTHONPATH, plus ``extra``."""
+    src = str(Path(rlpool.__file__).resolve().parents[1])
+    path = os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "PYTHONPATH": path, **extra}
+
+
+def test_float_options_of_python_envs_must_be_finite(tmp_path, monkeypatch):
+    """Float options are refused when NaN or infinite, whatever the family: the check is generic
+    (registry.py), so a Python-written env's own options get it too; the options where inf means
+    "no bound" or "no limit" keep accepting inf, never NaN."""
+    pytest.importorskip("numba")
+    from gymnasium import spaces
+
+    from rlpool import python_env
+
+    monkeypatch.setenv("RLPOOL_CACHE_DIR", str(tmp_path))
+
+    @python_env.register(
+        "FiniteOptions-v0",
+        obs=spaces.Box(-10.0, 10.0, (1,), np.float64),
+        action=spaces.Discrete(2),
+        state=1,
+        options={"speed": 0.5},
+        max_episode_steps=10,
+    )
+    class FiniteOptions:
+        @staticmethod
+        def reset(state, obs):
+            state[0] = 0.0
+            obs[0] = 0.0
+
+        @staticmethod
+        def step(state, action, obs, params):
+            state[0] += params.speed
+            obs[0] = state[0]
+            return 1.0, False
+
+    assert rlpool.make_spec("FiniteOptions-v0", speed=-1e300).config["speed"] == -1e300
+    for bad in (float("nan"), float("inf"), -np.inf):
+        with pytest.raises(ValueError, match=r"option 'speed' must be finite, got"):
+            rlpool.make_spec("FiniteOptions-v0", speed=bad)
+    pytest.importorskip("mujoco")
+    assert rlpool.make_spec("Hopper-v5", healthy_z_max=float("inf")).config["healthy_z_max"] == float("inf")
+    with pytest.raises(ValueError, match=r"option 'healthy_z_max' must be a number or \+-inf, got nan"):
+        rlpool.make_spec("Hopper-v5", healthy_z_max=float("nan"))
+    with pytest.raises(ValueError, match=r"option 'ctrl_cost_weight' must be finite, got inf"):
+        rlpool.make_spec("Hopper-v5", ctrl_cost_weight=float("inf"))
+
+
+@pytest.mark.timeout(120)
+def test_atari_state_with_a_huge_embedded_length_is_refused_without_allocating():
+    """ALE's state holds length-prefixed strings: a length of 2**31 - 1 in a 42 KB blob must be a
+    ValueError, not a 2 GiB allocation (the child runs with 1 GiB of address space to spare), and
+    the env steps on from where it was."""
+    pytest.importorskip("ale_py")
+    proc = run_script(
+        """
+        import resource, struct
+        import numpy as np
+        import rlpool
+        env = rlpool.make("Pong-v5", num_envs=1, num_threads=1)
+        env.reset()
+        state = bytearray(env.get_state(0))
+        # Header: magic[8], md5[32], ring_bytes, emu_bytes (uint64 each), ...; ALE's part is last and
+        # starts with 6 int32s, then its console state as a length-prefixed string.
+        emu_bytes = struct.unpack_from("<Q", state, 48)[0]
+        struct.pack_into("<i", state, len(state) - emu_bytes + 24, 2**31 - 1)
+        with open("/proc/self/status") as f:
+            vm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+        resource.setrlimit(resource.RLIMIT_AS, (vm + (1 << 30), vm + (1 << 30)))
+        try:
+            env.set_state(0, bytes(state))
+        except ValueError as e:
+            print("REFUSED", e)
+        except BaseException as e:
+            print("OTHER", type(e).__name__, e)
+        env.step(np.zeros(1, np.int64))
+        print("STEPPED", len(state))
+        """
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "REFUSED not a valid Atari env state: Deserializer: string length beyond" in proc.stdout, proc.stdout
+    assert "STEPPED" in proc.stdout
+
+
+@pytest.mark.timeout(120)
+def test_running_out_of_memory_in_an_env_is_a_memory_error():
+    """A std::bad_alloc while envs reset (each Atari env allocates its emulator then) is a
+    MemoryError naming the env, not a RuntimeError."""
+    pytest.importorskip("ale_py")
+    proc = run_script(
+        """
+        import resource
+        import rlpool
+        envs = rlpool.make("Pong-v5", num_envs=2000, num_threads=1)
+        with open("/proc/self/status") as f:
+            vm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+        resource.setrlimit(resource.RLIMIT_AS, (vm + (128 << 20), vm + (128 << 20)))
+        try:
+            envs.reset()
+        except MemoryError as e:
+            print("MEMORYERROR", e)
+        except BaseException as e:
+            print("OTHER", type(e).__name__, e)
+        else:
+            print("NO ERROR")
+        """
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "MEMORYERROR env " in proc.stdout, proc.stdout
+
+
+@pytest.mark.timeout(60)
+def test_rom_path_that_is_a_fifo_is_refused_without_blocking(tmp_path):
+    pytest.importorskip("ale_py")
+    fifo = tmp_path / "pong.bin"
+    os.mkfifo(fifo)
+    proc = run_script(
+        f"""
+        import rlpool
+        try:
+            rlpool.make("Pong-v5", rom_path={str(fifo)!r})
+        except ValueError as e:
+            print("REFUSED", e)
+        """,
+        timeout=50,
+    )
+    assert f"REFUSED rom_path '{fifo}' is not a file" in proc.stdout, proc.stdout + proc.stderr[-3000:]
+
+
+@pytest.mark.timeout(60)
+def test_rom_path_far_larger_than_any_rom_is_refused_unread(tmp_path):
+    pytest.importorskip("ale_py")
+    big = tmp_path / "huge.bin"
+    with open(big, "wb") as f:
+        f.truncate(2**31)  # sparse: 2 GiB that reading would have to go through
+    with pytest.raises(ValueError, match=r"rom_path '.*huge\.bin' has 2147483648 bytes, more than any Atari ROM"):
+        rlpool.make_spec("Pong-v5", rom_path=str(big))
+
+
+@pytest.mark.timeout(120)
+def test_mujoco_warnings_write_no_log_file_in_the_working_directory(tmp_path):
+    """MuJoCo's default warning handler appends to MUJOCO_LOG.TXT in the cwd; rlpool's records them."""
+    pytest.importorskip("mujoco")
+    proc = run_script(
+        """
+        import numpy as np
+        import rlpool
+        env = rlpool.make("InvertedPendulum-v5", num_envs=1)
+        env.reset()
+        state = np.full(len(env.get_state(0)) // 8, 1e300)  # "Nan, Inf or huge value in QPOS"
+        env.set_state(0, state.tobytes())
+        env.step(np.zeros((1, 1), np.float32))
+        print("STEPPED")
+        """,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "STEPPED" in proc.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    assert "WARNING" not in proc.stdout
+
+
+_SELF_CLOSING_ENV = """
+import numba
+import numpy as np
+from gymnasium import spaces
+
+import rlpool
+from rlpool import python_env
+
+POOL = []
+REFUSALS = []  # printed by the main thread: prints from several worker threads interleave
+
+
+def close_pool():
+    try:
+        POOL[0].close()
+    except RuntimeError as e:
+        REFUSALS.append(f"CLOSE REFUSED {e}")
+        raise
+
+
+def step_pool():
+    try:
+        POOL[0].step(np.zeros(4, np.int64))
+    except RuntimeError as e:
+        REFUSALS.append(f"STEP REFUSED {e}")
+        raise
+
+
+@python_env.register(
+    "SelfClosing-v0",
+    obs=spaces.Box(-10.0, 10.0, (1,), np.float32),
+    action=spaces.Discrete(2),
+    state=1,
+    max_episode_steps=100,
+)
+class SelfClosing:
+    @staticmethod
+    def reset(state, obs):
+        state[0] = 0.0
+        obs[0] = 0.0
+
+    @staticmethod
+    def step(state, action, obs):
+        with numba.objmode():
+            close_pool() if action == 0 else step_pool()
+        obs[0] = state[0]
+        return 1.0, False
+
+
+for batch_size, action in ((4, 0), (2, 0), (2, 1)):
+    env = rlpool.make("SelfClosing-v0", num_envs=4, batch_size=batch_size, num_threads=2)
+    POOL[:] = [env]
+    if batch_size == 4:
+        env.reset()
+    else:
+        env.async_reset()
+        env.recv()
+        env.recv()  # every reset received: the next recv() is the step sent below
+    try:
+        if batch_size == 4:
+            env.step(np.full(4, action, np.int64))
+        else:
+            env.send(np.full(2, action, np.int64), np.array([0, 1]))
+            env.recv()
+    except RuntimeError as e:
+        print("CALLER GOT", batch_size, e, flush=True)
+    else:
+        print("NOT REFUSED", batch_size, flush=True)
+    assert not env.closed
+    env.close()
+    POOL.clear()
+for refusal in REFUSALS:
+    print(refusal)
+print("DONE", flush=True)
+"""
+
+
+@pytest.mark.timeout(180)
+def test_an_env_closing_its_own_pool_is_refused(tmp_path):
+    """A Python-written env reaching its own pool from step() (an objmode block) runs on a thread
+    the pool owns: close() there would join that thread itself (a joinable thread left, abort at
+    exit). It is refused with a RuntimeError, which reaches the caller as the env's error, and the
+    process exits cleanly."""
+    pytest.importorskip("numba")
+    script = tmp_path / "self_closing.py"
+    script.write_text(_SELF_CLOSING_ENV)
+    proc = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=170,
+        env=child_env(RLPOOL_CACHE_DIR=str(tmp_path / "cache")),
+    )
+    assert proc.returncode == 0, f"returncode {proc.returncode}\n{proc.stdout}\n{proc.stderr[-3000:]}"
+    assert "CLOSE REFUSED close() on a pool from inside one of its own envs" in proc.stdout, proc.stdout
+    assert "STEP REFUSED this call on a pool from inside one of its own envs" in proc.stdout, proc.stdout
+    assert proc.stdout.count("CALLER GOT") == 3, proc.stdout
+    assert "NOT REFUSED" not in proc.stdout and "DONE" in proc.stdout
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(("task", "spare_mib"), [("Hopper-v5", 200), ("HopperHop-v1", 300)])
+def test_mujoco_running_out_of_memory_is_a_memory_error_not_an_exit(task, spare_mib, tmp_path):
+    """mj_makeData reports running out of memory with mju_error, whose default handler prints, writes
+    MUJOCO_LOG.TXT into the working directory and ends the process: it must be a MemoryError naming
+    the model, with no file left behind."""
+    pytest.importorskip("mujoco")
+    proc = run_script(
+        f"""
+        import resource
+        import rlpool
+        rlpool.make({task!r}, num_envs=1).close()
+        with open("/proc/self/status") as f:
+            vm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+        limit = vm + ({spare_mib} << 20)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        try:
+            rlpool.make({task!r}, num_envs=20000, num_threads=1)
+        except MemoryError as e:
+            print("MEMORYERROR", e)
+        except BaseException as e:
+            print("OTHER", type(e).__name__, e)
+        else:
+            print("NO ERROR")
+        """,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, f"returncode {proc.returncode}\n{proc.stdout}\n{proc.stderr[-3000:]}"
+    assert "MEMORYERROR MuJoCo could not allocate mjData for " in proc.stdout, proc.stdout
+    assert "Could not allocate memory" in proc.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+_TINY_STACK_MODEL = """
+<mujoco>
+  <size memory="2K"/>
+  <worldbody>
+    <body pos="0 0 1"><freejoint/><geom size="0.1"/></body>
+    <body pos="0.05 0 1.1"><freejoint/><geom size="0.1"/></body>
+    <geom type="plane" size="5 5 0.1"/>
+  </worldbody>
+</mujoco>
+"""
+
+
+@pytest.mark.timeout(120)
+def test_mujoco_error_inside_a_step_is_an_exception_not_an_exit(tmp_path):
+    """A model whose <size memory> is too small for mj_forward makes MuJoCo call mju_error, whose
+    default handler prints, appends to MUJOCO_LOG.TXT in the working directory and ends the process:
+    it must be a RuntimeError with MuJoCo's message, every time, and leave no file behind."""
+    pytest.importorskip("mujoco")
+    model = tmp_path / "model" / "tiny_stack.xml"
+    model.parent.mkdir()
+    model.write_text(_TINY_STACK_MODEL)
+    work = tmp_path / "work"
+    work.mkdir()
+    proc = run_script(
+        f"""
+        import rlpool
+        env = rlpool.make("InvertedPendulum-v5", xml_file={str(model)!r}, num_envs=2)
+        for _ in range(2):
+            try:
+                env.reset()
+            except RuntimeError as e:
+                print("RUNTIMEERROR", e)
+        print("ALIVE")
+        """,
+        cwd=work,
+    )
+    assert proc.returncode == 0, f"returncode {proc.returncode}\n{proc.stdout}\n{proc.stderr[-3000:]}"
+    assert proc.stdout.count("RUNTIMEERROR env ") == 2, proc.stdout
+    assert "MuJoCo error: mj_stackAlloc: out of memory" in proc.stdout
+    assert "ALIVE" in proc.stdout
+    assert sorted(p.name for p in work.iterdir()) == []

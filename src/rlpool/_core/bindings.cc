@@ -45,6 +45,9 @@ std::string describe_dtype(nb::dlpack::dtype d) {
     case nb::dlpack::dtype_code::UInt: return "uint" + std::to_string(d.bits);
     case nb::dlpack::dtype_code::Float: return "float" + std::to_string(d.bits);
     case nb::dlpack::dtype_code::Bool: return "bool";
+    // numpy's names: complex128 holds two float64s.
+    case nb::dlpack::dtype_code::Complex: return "complex" + std::to_string(d.bits);
+    case nb::dlpack::dtype_code::Bfloat: return "bfloat" + std::to_string(d.bits);
     default: return "dtype code " + std::to_string(d.code) + " with " + std::to_string(d.bits) + " bits";
   }
 }
@@ -228,6 +231,7 @@ class PyPool {
 
   void close() {
     if (pool_->forked()) return;  // nothing to stop here; see ~PyPool
+    refuse_from_env_code("close()");
     std::unique_lock<std::mutex> lock(api_mu_, std::try_to_lock);
     if (!lock.owns_lock()) throw std::runtime_error("close() called while another thread is using the pool");
     if (pool_->closed()) return;
@@ -244,6 +248,16 @@ class PyPool {
   void set_export_discount(bool on) { export_discount_ = on; }
 
  private:
+  // An env's own reset()/step() (a Python env reaching its pool from an
+  // objmode block) runs on a thread the pool owns, maybe the caller's own
+  // while it holds api_mu_: refused before any lock is tried.
+  void refuse_from_env_code(const std::string& call) const {
+    if (pool_->in_env_code()) {
+      throw std::runtime_error(call + " on a pool from inside one of its own envs' reset() or step() is not allowed: "
+                               "it runs on the pool's own thread (close() would wait for itself)");
+    }
+  }
+
   // One Python thread at a time: a second concurrent caller gets an error, not a race.
   struct Guard {
     explicit Guard(PyPool* p) {
@@ -254,6 +268,7 @@ class PyPool {
             ") is a fork of it: its worker threads do not exist here. Make a new env in this process "
             "(or use multiprocessing's 'spawn' or 'forkserver' start method)");
       }
+      p->refuse_from_env_code("this call");
       lock = std::unique_lock<std::mutex>(p->api_mu_, std::try_to_lock);
       if (!lock.owns_lock()) throw std::runtime_error("the pool is being used by another thread");
       if (p->pool_->closed()) throw std::runtime_error("the pool is closed");
@@ -265,14 +280,22 @@ class PyPool {
   static Array as_array(nb::handle h) {
     Array arr;
     if (nb::try_cast(h, arr, false)) return arr;
-    static nb::object asarray = nb::module_::import_("numpy").attr("asarray");
-    nb::object converted = asarray(h);
+    // Looked up per call (a rare path): a function-static nb::object would be
+    // released after the interpreter has finalized and abort the process.
+    const nb::module_ np = nb::module_::import_("numpy");
+    nb::object converted = np.attr("asarray")(h);
     if (nb::try_cast(converted, arr, false)) return arr;
     // Non-native byte order converts losslessly; anything else is refused by name.
     nb::object dtype = converted.attr("dtype");
     const auto order = nb::cast<std::string>(dtype.attr("byteorder"));
     if (order != "=" && order != "|") {
       converted = converted.attr("astype")(dtype.attr("newbyteorder")("="));
+      if (nb::try_cast(converted, arr, false)) return arr;
+    }
+    // Strides that are no whole number of items (a field of a structured
+    // array) have no DLPack form; a contiguous copy reads the same values.
+    if (nb::cast<std::string>(dtype.attr("kind")) != "V" && dtype.attr("fields").is_none()) {
+      converted = np.attr("ascontiguousarray")(converted);
       if (nb::try_cast(converted, arr, false)) return arr;
     }
     throw nb::type_error(("expected a numeric array, got dtype " + nb::cast<std::string>(nb::str(dtype))).c_str());

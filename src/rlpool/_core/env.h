@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -121,6 +122,17 @@ class Config {
     throw std::invalid_argument("option '" + name + "' has the wrong type");
   }
   std::map<std::string, OptionValue> values_;
+};
+
+// A std::bad_alloc that says what could not be allocated: whatever catches
+// it as bad_alloc (nanobind: MemoryError) keeps both the kind and the text.
+class OutOfMemory : public std::bad_alloc {
+ public:
+  explicit OutOfMemory(std::string message) : message_(std::move(message)) {}
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  std::string message_;
 };
 
 // The action for one env, stored by the engine in its per-env action buffer.

@@ -15,6 +15,21 @@ constexpr std::chrono::milliseconds kInterruptPoll{50};
 // In sync mode the caller works too, so it needs one worker fewer.
 int worker_count(const PoolOptions& o) { return o.batch_size == o.num_envs ? o.num_threads - 1 : o.num_threads; }
 
+// The pool whose env this thread is stepping or resetting now (run_task).
+thread_local const Pool* running_pool = nullptr;
+
+// Marks the thread as running `pool`'s env code for its lifetime.
+class RunningEnvCode {
+ public:
+  explicit RunningEnvCode(const Pool* pool) : previous_(running_pool) { running_pool = pool; }
+  ~RunningEnvCode() { running_pool = previous_; }
+  RunningEnvCode(const RunningEnvCode&) = delete;
+  RunningEnvCode& operator=(const RunningEnvCode&) = delete;
+
+ private:
+  const Pool* previous_;
+};
+
 double now_ns() {
   return static_cast<double>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -72,6 +87,8 @@ Pool::Pool(PoolOptions options)
 }
 
 Pool::~Pool() { close(); }
+
+bool Pool::in_env_code() const { return running_pool == this; }
 
 void Pool::close() {
   if (forked()) return;  // see forked(): nothing here can be stopped or joined
@@ -313,6 +330,7 @@ void Pool::run_task(int env_id) {
   };
   const Action action{action_slot(env_id)};
   try {
+    const RunningEnvCode running(this);
     if (target != nullptr) {
       step_or_reset(*e.env, e.rng, e.episode, rules_, action, /*emit_only=*/false, *target, env_id, env_id);
     } else if (is_step && e.env->two_phase()) {
@@ -324,7 +342,11 @@ void Pool::run_task(int env_id) {
     }
   } catch (const std::exception& ex) {
     std::lock_guard<std::mutex> lock(error_mu_);
-    if (task_error_.empty()) task_error_ = "env " + std::to_string(env_id) + ": " + ex.what();
+    if (task_error_.empty()) {
+      task_error_ = "env " + std::to_string(env_id) + ": " + ex.what();
+      // Running out of memory stays what it is (MemoryError), not a generic error.
+      task_error_oom_ = dynamic_cast<const std::bad_alloc*>(&ex) != nullptr;
+    }
     has_task_error_.store(true, std::memory_order_release);
   }
   if (sample) cost_.record_task(now_ns() - start);
@@ -350,11 +372,15 @@ void Pool::run_task(int env_id) {
 void Pool::rethrow_task_error() {
   if (!has_task_error_.load(std::memory_order_acquire)) return;
   std::string message;
+  bool oom = false;
   {
     std::lock_guard<std::mutex> lock(error_mu_);
     message.swap(task_error_);
+    oom = task_error_oom_;
+    task_error_oom_ = false;
     has_task_error_.store(false, std::memory_order_relaxed);
   }
+  if (oom) throw OutOfMemory(message);
   throw std::runtime_error(message);
 }
 

@@ -73,6 +73,11 @@ class Pool {
   bool forked() const { return getpid() != owner_pid_; }
   pid_t owner_pid() const { return owner_pid_; }
   int in_flight() const { return in_flight_; }
+  // True while this thread runs one of this pool's envs (a worker, or the
+  // caller helping): env code that calls back into its own pool (a Python
+  // env's objmode block) must be refused, since closing would join the thread
+  // itself and any other call would race the call that is running it.
+  bool in_env_code() const;
 
   // Per-env action storage: int64 for discrete actions, action_dim doubles else.
   void* action_slot(int env_id) { return actions_.data() + static_cast<std::size_t>(env_id) * action_stride_; }
@@ -158,6 +163,7 @@ class Pool {
 
   std::mutex error_mu_;
   std::string task_error_;
+  bool task_error_oom_ = false;  // task_error_ is a std::bad_alloc's
   std::atomic<bool> has_task_error_{false};
 
   std::function<bool()> interrupt_check_;

@@ -39,6 +39,7 @@ constexpr std::size_t kRamSize = 128;
 constexpr int kMaxStack = 64;
 constexpr int kMaxFrameSkip = 1000;
 constexpr int kMaxImageSide = 1024;
+constexpr std::uintmax_t kMaxRomBytes = 16u << 20;
 
 // Quiet ALE's per-env banner and info lines once for the process.
 const bool kLoggerQuiet = [] {
@@ -60,6 +61,14 @@ RomInfo inspect_rom(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     throw std::invalid_argument("rom_path '" + path + "' is not a file (is ale-py installed, or ALE_ROMS_DIR right?)");
+  }
+  // The largest 2600 cartridges ALE knows are well under 1 MiB: anything far
+  // bigger is not a ROM, and reading it whole could take gigabytes.
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) throw std::invalid_argument("cannot read rom_path '" + path + "': " + ec.message());
+  if (size > kMaxRomBytes) {
+    throw std::invalid_argument("rom_path '" + path + "' has " + std::to_string(size) +
+                                " bytes, more than any Atari ROM (at most " + std::to_string(kMaxRomBytes) + ")");
   }
   std::ifstream in(path, std::ios::binary);
   std::vector<std::uint8_t> rom((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -334,7 +343,18 @@ class AtariEnv final : public Env {
       load(unused);
     }
     const std::string emu(bytes.substr(sizeof(h) + h.ring_bytes));
-    ale_->restoreState(ale::ALEState(emu));
+    // ALE reports a malformed state by throwing a C string, possibly after
+    // restoring part of it: the env goes back to where it was.
+    const ale::ALEState before = ale_->cloneState(/*include_rng=*/true);
+    try {
+      ale_->restoreState(ale::ALEState(emu));
+    } catch (const char* what) {
+      ale_->restoreState(before);
+      throw std::invalid_argument(std::string("not a valid Atari env state: ") + what);
+    } catch (const std::length_error& e) {
+      ale_->restoreState(before);
+      throw std::invalid_argument(std::string("not a valid Atari env state: ") + e.what());
+    }
     std::memcpy(ring_.data(), bytes.data() + sizeof(h), ring_.size());
     head_ = h.head;
     lives_ = h.lives;

@@ -21,6 +21,33 @@ rlpool_fetch_sdist(ale-py "${RLPOOL_ALE_VERSION}" "ale_py-${RLPOOL_ALE_VERSION}.
 rlpool_unpack_sdist("${_ale_tarball}" "${RLPOOL_ALE_SHA256}" "${CMAKE_BINARY_DIR}/_deps/ale-src"
                     "src/ale/ale_interface.hpp" _ale_src)
 
+# ALE's Deserializer::getString sizes a string from the length field in the
+# bytes before it reads them: a state blob whose length says 2**31 - 1 makes
+# it allocate 2 GiB. Patched here (once, checked) to refuse any length beyond
+# the bytes left; ALE reports it by throwing a C string, as for its other
+# malformed-state errors (atari_env.cc turns those into a ValueError).
+set(_ale_deserializer "${_ale_src}/src/ale/emucore/Deserializer.cxx")
+file(READ "${_ale_deserializer}" _ale_des_text)
+if(NOT _ale_des_text MATCHES "rlpool: bounded")
+  set(_ale_des_old "  int len = getInt();\n  std::string str;\n")
+  string(CONCAT _ale_des_new
+    "  int len = getInt();\n"
+    "  // rlpool: bounded by the bytes left, so a bad length cannot allocate.\n"
+    "  const std::streampos here = myStream.tellg();\n"
+    "  myStream.seekg(0, std::ios::end);\n"
+    "  const std::streamoff left = myStream.tellg() - here;\n"
+    "  myStream.seekg(here);\n"
+    "  if(len < 0 || here < 0 || static_cast<std::streamoff>(len) > left)\n"
+    "    throw \"Deserializer: string length beyond the end of the data\";\n"
+    "  std::string str;\n")
+  string(FIND "${_ale_des_text}" "${_ale_des_old}" _ale_des_at)
+  if(_ale_des_at EQUAL -1)
+    message(FATAL_ERROR "rlpool: ALE's Deserializer::getString is not as expected; update the patch in ${CMAKE_CURRENT_LIST_FILE}")
+  endif()
+  string(REPLACE "${_ale_des_old}" "${_ale_des_new}" _ale_des_text "${_ale_des_text}")
+  file(WRITE "${_ale_deserializer}" "${_ale_des_text}")
+endif()
+
 # zlib is ALE's one dependency (it reads gzip'ed ROMs and writes PNGs with it):
 # headers and library from the system (Debian/Ubuntu: zlib1g-dev).
 find_package(ZLIB)
@@ -70,6 +97,9 @@ ExternalProject_Add(rlpool_ale_build
   LOG_CONFIGURE ON
   LOG_BUILD ON
   LOG_OUTPUT_ON_FAILURE ON)
+
+# The patched file is newer than ALE's build stamp in a build dir made before the patch.
+ExternalProject_Add_StepDependencies(rlpool_ale_build build "${_ale_deserializer}")
 
 add_dependencies(_rlpool_core rlpool_ale_build)
 # version.hpp is generated in ALE's build tree.

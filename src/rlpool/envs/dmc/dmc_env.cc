@@ -150,8 +150,7 @@ DmcEnv::DmcEnv(const Config& config, int n_sub_steps, bool writes_model)
       d_(nullptr),
       n_sub_steps_(n_sub_steps),
       frame_skip_(frame_skip_of(config)) {
-  data_.reset(api().makeData(m_));
-  if (!data_) throw std::runtime_error("MuJoCo could not allocate mjData for the dm_control model");
+  data_.reset(mujoco::make_data(m_, "the dm_control model"));
   const_cast<mjData*&>(d_) = data_.get();
   warnings_before_.resize(mjNWARNING);
 }

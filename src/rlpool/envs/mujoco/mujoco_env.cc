@@ -4,8 +4,11 @@
 #include <sys/stat.h>
 
 #include <array>
+#include <atomic>
 #include <cerrno>
+#include <csetjmp>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -18,6 +21,49 @@ template <class F>
 void resolve(void* lib, const char* name, F& fn) {
   fn = reinterpret_cast<F>(dlsym(lib, name));
   if (fn == nullptr) throw std::runtime_error(std::string("MuJoCo library has no symbol ") + name);
+}
+
+template <class F>
+void resolve(void* lib, const char* name, Guarded<F>& guarded) {
+  resolve(lib, name, guarded.fn);
+}
+
+constexpr std::size_t kKeptWarnings = 64;
+
+std::mutex& warnings_mutex() {
+  static std::mutex mu;
+  return mu;
+}
+
+std::deque<std::string>& warnings_log() {
+  static std::deque<std::string> log;
+  return log;
+}
+
+// Called by MuJoCo from whichever thread steps the model: only keeps the text.
+void record_warning(const char* message) {
+  std::lock_guard<std::mutex> lock(warnings_mutex());
+  auto& log = warnings_log();
+  if (log.size() == kKeptWarnings) log.pop_front();
+  log.emplace_back(message != nullptr ? message : "");
+}
+
+// The text of the MuJoCo error that jumped back to a Guarded call (see
+// mujoco_env.h), kept per thread until detail::throw_error reads it.
+thread_local std::array<char, sizeof(mjLogMessage::subject)> error_text{};
+std::atomic<mjfLogHandler> previous_log_handler{nullptr};
+
+// MuJoCo's log handler from api() on: an error where a Guarded call armed a
+// jump target goes back there; everything else to the handler before it.
+void on_log(const mjLogMessage* message) {
+  std::jmp_buf* const jump = detail::error_jump();
+  if (message->level == mjLOG_ERROR && jump != nullptr) {
+    const std::size_t n = strnlen(message->subject, error_text.size() - 1);
+    std::memcpy(error_text.data(), message->subject, n);
+    error_text[n] = '\0';
+    std::longjmp(*jump, 1);
+  }
+  if (const mjfLogHandler previous = previous_log_handler.load()) previous(message);
 }
 
 Api load_api() {
@@ -56,18 +102,70 @@ Api load_api() {
   resolve(lib, "mj_objectVelocity", a.objectVelocity);
   resolve(lib, "mj_jacBody", a.jacBody);
   resolve(lib, "mj_resetDataKeyframe", a.resetDataKeyframe);
-  // The structs are laid out as the headers say only for the same version.
+  // The structs are laid out as the headers say only for the same version:
+  // checked before any of MuJoCo's global settings below is touched (a failed
+  // load is retried, and must not install the log handler over itself).
   if (a.version() != mjVERSION_HEADER) {
     throw std::runtime_error("loaded MuJoCo library is version " + std::to_string(a.version()) +
                              " but rlpool was compiled against " + std::to_string(mjVERSION_HEADER) + " (" +
                              RLPOOL_MUJOCO_SONAME + ")");
   }
+  // Without a handler MuJoCo writes each warning to MUJOCO_LOG.TXT in the
+  // user's working directory. One the `mujoco` package's user installed is kept.
+  using Handler = void (*)(const char*);
+  auto* user_warning = reinterpret_cast<Handler*>(dlsym(lib, "mju_user_warning"));
+  if (user_warning == nullptr) throw std::runtime_error("MuJoCo library has no symbol mju_user_warning");
+  if (*user_warning == nullptr) *user_warning = record_warning;
+  // MuJoCo's log file would go to the user's working directory: never
+  // written. Errors no Guarded call catches still print before MuJoCo exits.
+  decltype(&::mju_getLogConfig) get_log_config = nullptr;
+  decltype(&::mju_setLogConfig) set_log_config = nullptr;
+  decltype(&::mju_setLogHandler) set_log_handler = nullptr;
+  resolve(lib, "mju_getLogConfig", get_log_config);
+  resolve(lib, "mju_setLogConfig", set_log_config);
+  resolve(lib, "mju_setLogHandler", set_log_handler);
+  mjLogConfig log_config = get_log_config();
+  log_config.logto_file = 0;
+  set_log_config(log_config);
+  previous_log_handler.store(set_log_handler(on_log));
   return a;
 }
 
 int frame_skip_of(const Config& config) { return static_cast<int>(config.get_int_in("frame_skip", 1, 1'000'000)); }
 
 }  // namespace
+
+std::vector<std::string> recent_warnings() {
+  std::lock_guard<std::mutex> lock(warnings_mutex());
+  return {warnings_log().begin(), warnings_log().end()};
+}
+
+mjData* make_data(const mjModel* m, const std::string& what) {
+  mjData* d = nullptr;
+  try {
+    d = api().makeData(m);
+  } catch (const OutOfMemory& e) {
+    throw OutOfMemory("MuJoCo could not allocate mjData for " + what + ": " + e.what());
+  }
+  if (d == nullptr) throw OutOfMemory("MuJoCo could not allocate mjData for " + what);
+  return d;
+}
+
+namespace detail {
+
+std::jmp_buf*& error_jump() {
+  thread_local std::jmp_buf* armed = nullptr;
+  return armed;
+}
+
+void throw_error() {
+  const std::string text = error_text.data();
+  // mj_makeData and the like say "Could not allocate memory".
+  if (text.find("allocate") != std::string::npos) throw OutOfMemory(text);
+  throw std::runtime_error("MuJoCo error: " + text);
+}
+
+}  // namespace detail
 
 const Api& api() {
   // A throwing initialiser leaves the static uninitialised: the next call retries.
@@ -180,10 +278,9 @@ MujocoEnv::MujocoEnv(const Config& config)
     : xml_file_(config.get_string("xml_file")),
       model_(load_model(xml_file_)),
       m_(model_.get()),
-      data_(api().makeData(m_), api().deleteData),
+      data_(make_data(m_, "'" + xml_file_ + "'"), api().deleteData),
       d_(data_.get()),
       frame_skip_(frame_skip_of(config)) {
-  require(d_ != nullptr, "MuJoCo could not allocate mjData for '" + xml_file_ + "'");
   // mj_makeData leaves qpos = qpos0 and qvel = 0: gymnasium's init_qpos/init_qvel.
   init_qpos_.assign(d_->qpos, d_->qpos + m_->nq);
   init_qvel_.assign(d_->qvel, d_->qvel + m_->nv);

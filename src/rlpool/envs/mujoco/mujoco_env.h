@@ -10,6 +10,7 @@
 #include <mujoco/mujoco.h>
 
 #include <algorithm>
+#include <csetjmp>
 #include <initializer_list>
 #include <cmath>
 #include <functional>
@@ -17,44 +18,96 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "env.h"
 
 namespace rlpool::mujoco {
 
+namespace detail {
+// Where a MuJoCo error on this thread jumps back to (null: none armed).
+std::jmp_buf*& error_jump();
+// The error that jumped back, as an exception: OutOfMemory (a MemoryError in
+// Python) when MuJoCo could not allocate, else std::runtime_error.
+[[noreturn]] void throw_error();
+}  // namespace detail
+
+// A MuJoCo function that reports failures with mju_error (e.g. mj_step
+// overflowing a model's <size memory>, mj_makeData out of memory), whose
+// default handler ends the process. Called through this, the error becomes a
+// C++ exception on the calling thread instead: api() installs a log handler
+// that longjmps back here. Nothing with a destructor lives in this frame
+// between setjmp and the call, so the jump skips no C++ cleanup.
+template <class F>
+struct Guarded;
+template <class R, class... A>
+struct Guarded<R (*)(A...)> {
+  R (*fn)(A...) = nullptr;
+
+  R operator()(A... args) const {
+    std::jmp_buf jump;
+    std::jmp_buf*& armed = detail::error_jump();
+    std::jmp_buf* const outer = armed;
+    if (setjmp(jump) != 0) {
+      armed = outer;
+      detail::throw_error();
+    }
+    armed = &jump;
+    if constexpr (std::is_void_v<R>) {
+      fn(args...);
+      armed = outer;
+    } else {
+      R result = fn(args...);
+      armed = outer;
+      return result;
+    }
+  }
+};
+
 // The MuJoCo C functions the envs call, resolved from the loaded library.
+// Those that compute are Guarded; the rest cannot raise a MuJoCo error.
 struct Api {
-  decltype(&::mj_loadXML) loadXML;
+  Guarded<decltype(&::mj_loadXML)> loadXML;
   decltype(&::mj_deleteModel) deleteModel;
-  decltype(&::mj_makeData) makeData;
+  Guarded<decltype(&::mj_makeData)> makeData;
   decltype(&::mj_deleteData) deleteData;
-  decltype(&::mj_resetData) resetData;
-  decltype(&::mj_forward) forward;
-  decltype(&::mj_step) step;
-  decltype(&::mj_rnePostConstraint) rnePostConstraint;
+  Guarded<decltype(&::mj_resetData)> resetData;
+  Guarded<decltype(&::mj_forward)> forward;
+  Guarded<decltype(&::mj_step)> step;
+  Guarded<decltype(&::mj_rnePostConstraint)> rnePostConstraint;
   decltype(&::mj_name2id) name2id;
   decltype(&::mj_version) version;
   // Used by the DeepMind Control Suite envs (rlpool/envs/dmc).
-  decltype(&::mj_step1) step1;
-  decltype(&::mj_step2) step2;
-  decltype(&::mj_copyModel) copyModel;
-  decltype(&::mj_loadModel) loadModel;
+  Guarded<decltype(&::mj_step1)> step1;
+  Guarded<decltype(&::mj_step2)> step2;
+  Guarded<decltype(&::mj_copyModel)> copyModel;
+  Guarded<decltype(&::mj_loadModel)> loadModel;
   decltype(&::mj_id2name) id2name;
-  decltype(&::mj_kinematics) kinematics;
-  decltype(&::mj_comPos) comPos;
-  decltype(&::mj_subtreeVel) subtreeVel;
-  decltype(&::mj_setConst) setConst;
-  decltype(&::mj_contactForce) contactForce;
-  decltype(&::mj_ray) ray;
-  decltype(&::mj_objectVelocity) objectVelocity;
-  decltype(&::mj_jacBody) jacBody;
-  decltype(&::mj_resetDataKeyframe) resetDataKeyframe;
+  Guarded<decltype(&::mj_kinematics)> kinematics;
+  Guarded<decltype(&::mj_comPos)> comPos;
+  Guarded<decltype(&::mj_subtreeVel)> subtreeVel;
+  Guarded<decltype(&::mj_setConst)> setConst;
+  Guarded<decltype(&::mj_contactForce)> contactForce;
+  Guarded<decltype(&::mj_ray)> ray;
+  Guarded<decltype(&::mj_objectVelocity)> objectVelocity;
+  Guarded<decltype(&::mj_jacBody)> jacBody;
+  Guarded<decltype(&::mj_resetDataKeyframe)> resetDataKeyframe;
 };
 
 // Resolves the API on first use; throws std::runtime_error saying what to
 // install if the library is not there or is another version than the headers.
 const Api& api();
+
+// mj_makeData, or an OutOfMemory exception (a MemoryError in Python) naming
+// `what` where MuJoCo cannot allocate it.
+mjData* make_data(const mjModel* m, const std::string& what);
+
+// MuJoCo's warnings (e.g. "Nan, Inf or huge value in QACC"), newest last, at
+// most the last 64. api() routes them here instead of MuJoCo's default, which
+// appends them to MUJOCO_LOG.TXT in the working directory and prints them; the
+// envs read the same events from mjData::warning.
+std::vector<std::string> recent_warnings();
 
 // The compiled model of an XML file, shared by every env (and spec) using it
 // while any of them is alive. Throws std::invalid_argument with MuJoCo's

@@ -26,7 +26,25 @@ struct Lake {
   std::vector<std::int64_t> starts;  // the 'S' cells: the start is uniform over them
 };
 
+// The character of `desc` that starts at byte `i`, whole: a non-ASCII letter is
+// several UTF-8 bytes, and a message holding only its first byte would not
+// decode in Python (UnicodeDecodeError instead of the ValueError meant).
+std::string char_at(std::string_view desc, std::size_t i) {
+  std::size_t end = i + 1;
+  while (end < desc.size() && (static_cast<unsigned char>(desc[end]) & 0xC0) == 0x80) ++end;
+  return std::string(desc.substr(i, end - i));
+}
+
 Lake parse_desc(std::string_view desc) {
+  // Letters first, over the whole text: row lengths count bytes, which only
+  // mean tiles once every character is one of the four letters.
+  for (std::size_t i = 0; i < desc.size(); ++i) {
+    const char c = desc[i];
+    if (c != 'S' && c != 'F' && c != 'H' && c != 'G' && c != ',') {
+      throw std::invalid_argument("FrozenLake desc may only hold the letters S, F, H, G (rows joined by ','), got '" +
+                                  char_at(desc, i) + "' in '" + std::string(desc) + "'");
+    }
+  }
   Lake lake;
   std::size_t begin = 0;
   while (true) {
@@ -36,12 +54,6 @@ Lake parse_desc(std::string_view desc) {
     if (lake.nrow == 0) lake.ncol = static_cast<std::int64_t>(row.size());
     if (static_cast<std::int64_t>(row.size()) != lake.ncol) {
       throw std::invalid_argument("FrozenLake desc rows must all have the same length: '" + std::string(desc) + "'");
-    }
-    for (char c : row) {
-      if (c != 'S' && c != 'F' && c != 'H' && c != 'G') {
-        throw std::invalid_argument(std::string("FrozenLake desc may only hold the letters S, F, H, G, got '") + c +
-                                    "' in '" + std::string(desc) + "'");
-      }
     }
     lake.cells += row;
     ++lake.nrow;
