@@ -21,3 +21,9 @@ if "LunarLander" in _COMPILED:
              gymnasium_id="LunarLander-v3", unbounded_observation=True)
     register("LunarLanderContinuous-v2", "LunarLander", max_episode_steps=1000, reward_threshold=200.0,
              gymnasium_id="LunarLanderContinuous-v3", continuous=True, unbounded_observation=True)
+
+if "CarRacing" in _COMPILED:
+    register("CarRacing-v3", "CarRacing", max_episode_steps=1000, reward_threshold=900.0)
+    # EnvPool 1.2.5's id: the same dynamics and spaces.
+    register("CarRacing-v2", "CarRacing", max_episode_steps=1000, reward_threshold=900.0,
+             gymnasium_id="CarRacing-v3")
