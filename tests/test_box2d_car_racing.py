@@ -12,6 +12,7 @@ episodes and more of them.
 
 from __future__ import annotations
 
+import math
 import os
 from typing import Any
 
@@ -31,12 +32,30 @@ MIN_EQUAL_PIXELS = 0.99
 STEPS = 1000 if FULL else 120
 
 
-def policy_action(kind: str, continuous: bool, rng: np.random.Generator) -> Any:
-    """Random actions biased to drive forward, or a straight run off the playfield."""
+def drive(gym_env: Any, speed_target: float = 55.0, look: int = 6) -> np.ndarray:
+    """Steer towards the track a few tiles ahead at moderate speed: laps get completed."""
+    u = gym_env.unwrapped
+    car = u.car.hull
+    x, y = car.position
+    track = np.asarray([t[2:4] for t in u.track])
+    i = int(np.argmin(np.hypot(track[:, 0] - x, track[:, 1] - y)))
+    tx, ty = track[(i + look) % len(track)]
+    err = math.atan2(ty - y, tx - x) - (car.angle + math.pi / 2)
+    err = (err + math.pi) % (2 * math.pi) - math.pi
+    speed = math.hypot(*car.linearVelocity)
+    gas = 0.4 if speed < speed_target else 0.0
+    brake = 0.3 if speed > speed_target + 15 else 0.0
+    return np.asarray([np.clip(-2.0 * err, -1, 1), gas, brake], np.float32)
+
+
+def policy_action(kind: str, continuous: bool, rng: np.random.Generator, gym_env: Any = None) -> Any:
+    """Random actions biased to drive forward, a straight run off the playfield, or laps."""
     if not continuous:
         return int(rng.choice(5, p=[0.1, 0.2, 0.2, 0.45, 0.05]))
     if kind == "leave":
-        return np.asarray([0.0, 1.0, 0.0], np.float32)
+        return np.asarray([0.0, 0.5, 0.0], np.float32)  # full gas only spins the rear wheels
+    if kind == "drive":
+        return drive(gym_env)
     steer = rng.uniform(-1, 1)
     gas = rng.uniform(0.2, 1.0)
     brake = rng.uniform(0, 1) if rng.random() < 0.1 else 0.0
@@ -77,9 +96,10 @@ def run_pair(options: dict, kind: str, seed: int, rl_to_gym: bool, steps: int = 
         eq, mad = frame_stats(rl_obs[0], g_obs)
         equal_sum, mad_sum, frames = eq, mad, 1
     n = 0
+    lap_finished = False
     while n < steps:
-        a = policy_action(kind, continuous, rng)
-        g_obs, g_r, g_term, g_trunc, _ = gym_env.step(a)
+        a = policy_action(kind, continuous, rng, gym_env)
+        g_obs, g_r, g_term, g_trunc, info = gym_env.step(a)
         rl_obs, rl_r, rl_term, rl_trunc, _ = env.step(np.asarray([a]))
         n += 1
         where = f"{options} {kind} seed={seed} step {n}"
@@ -94,11 +114,12 @@ def run_pair(options: dict, kind: str, seed: int, rl_to_gym: bool, steps: int = 
             worst["min_equal"] = min(worst["min_equal"], eq)
             worst["mad"] = max(worst["mad"], mad)
         if g_term or g_trunc:
+            lap_finished = bool(info.get("lap_finished", False))
             break
     env.close()
     gym_env.close()
     report = {"steps": n, **worst, "mean_equal": equal_sum / max(frames, 1), "mean_mad": mad_sum / max(frames, 1),
-              "terminated": bool(g_term)}
+              "terminated": bool(g_term), "lap_finished": lap_finished}
     print(f"CarRacing {options} {kind} seed={seed}: {report}")
     return report
 
@@ -121,6 +142,19 @@ def test_same_episodes_as_gymnasium(options, kind):
         assert report["mean_equal"] >= MIN_EQUAL_PIXELS, report
         if kind == "leave":
             assert report["terminated"], report  # left the playfield, -100
+
+
+@pytest.mark.parametrize("options", [{}, {"lap_complete_percent": 0.5}] if FULL else [{}])
+def test_laps_like_gymnasium(options):
+    """Whole laps: every tile's reward, then termination when the lap completes."""
+    finished = 0
+    for k in range(4 if FULL else 2):
+        report = run_pair(options, "drive", seed=3000 + k, rl_to_gym=True, steps=1000)
+        finished += report["lap_finished"]
+        assert report["mean_equal"] >= MIN_EQUAL_PIXELS, report
+        if finished and not FULL:
+            break
+    assert finished > 0
 
 
 def test_state_replay():
