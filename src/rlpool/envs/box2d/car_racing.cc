@@ -510,11 +510,12 @@ class CarRacing final : public Box2dEnv {
   double t_ = 0;
   bool new_lap_ = false;
   bool terminated_ = false;
+  FrameInput frame_;
   Canvas canvas_;
 };
 
 void CarRacing::render(std::uint8_t* obs) {
-  FrameInput in;
+  FrameInput& in = frame_;  // kept between frames: its vectors keep their capacity
   in.angle = -static_cast<double>(hull_->GetAngle());
   in.zoom = 0.1 * kScale * std::max(1 - t_, 0.0) + kZoom * kScale * std::min(t_, 1.0);
   in.car_x = hull_->GetPosition().x;
