@@ -1,7 +1,12 @@
 #include "car_racing_render.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace rlpool::box2d::car_render {
 
@@ -10,8 +15,10 @@ namespace rlpool::box2d::car_render {
 // amounts to that).
 void Canvas::put_weighted(int x, int y, std::uint32_t color, std::uint32_t weight) {
   const int a = static_cast<int>((255u * weight) >> 8);
-  if (!inside(x, y)) return;
-  std::uint32_t& p = row(y)[x];
+  if (x < 0 || x >= kWindowW) return;
+  std::uint32_t* r = row(y);
+  if (r == nullptr) return;
+  std::uint32_t& p = r[x];
   if (a == 255) {
     p = color;
     return;
@@ -27,19 +34,19 @@ void Canvas::put_weighted(int x, int y, std::uint32_t color, std::uint32_t weigh
 
 void Canvas::hline(int x1, int x2, int y, std::uint32_t color) {
   if (x1 > x2) std::swap(x1, x2);
-  if (y < 0 || y >= kWindowH || x2 < 0 || x1 >= kWindowW) return;
+  if (x2 < 0 || x1 >= kWindowW) return;
+  std::uint32_t* r = row(y);
+  if (r == nullptr) return;
   x1 = std::max(x1, 0);
   x2 = std::min(x2, kWindowW - 1);
-  std::uint32_t* r = row(y);
   std::fill(r + x1, r + x2 + 1, color);
 }
 
 void Canvas::vline(int x, int y1, int y2, std::uint32_t color) {
   if (y1 > y2) std::swap(y1, y2);
-  if (x < 0 || x >= kWindowW || y2 < 0 || y1 >= kWindowH) return;
   y1 = std::max(y1, 0);
   y2 = std::min(y2, kWindowH - 1);
-  for (int y = y1; y <= y2; ++y) row(y)[x] = color;
+  for (int y = y1; y <= y2; ++y) put(x, y, color);
 }
 
 namespace {
@@ -122,6 +129,9 @@ void Canvas::line(int x1, int y1, int x2, int y2, std::uint32_t color) {
 // SDL_gfx's aalineColorInt without the end point (as aapolygon draws edges):
 // Wu's algorithm with a 32-bit error accumulator.
 void Canvas::aaline(std::int16_t x1, std::int16_t y1, std::int16_t x2, std::int16_t y2, std::uint32_t color) {
+  int from, to;
+  band_rows(from, to);
+  if (std::max(y1, y2) + 1 < from || std::min(y1, y2) - 1 > to) return;  // no pixel in the band
   if (!clip_line(x1, y1, x2, y2)) return;
   std::int32_t xx0 = x1, yy0 = y1, xx1 = x2, yy1 = y2;
   if (yy0 > yy1) {
@@ -180,9 +190,11 @@ void Canvas::filled_polygon(const std::int16_t* vx, const std::int16_t* vy, int 
     miny = std::min(miny, static_cast<int>(vy[i]));
     maxy = std::max(maxy, static_cast<int>(vy[i]));
   }
-  // Rows off the surface draw nothing.
-  const int from = std::max(miny, 0);
-  const int to = std::min(maxy, kWindowH - 1);
+  // Rows off the surface, or off the band, draw nothing.
+  int from, to;
+  band_rows(from, to);
+  from = std::max({miny, from, 0});
+  to = std::min({maxy, to, kWindowH - 1});
   for (int y = from; y <= to; ++y) {
     ints_.clear();
     for (int i = 0; i < n; ++i) {
@@ -216,15 +228,24 @@ void Canvas::filled_polygon(const std::int16_t* vx, const std::int16_t* vy, int 
   }
 }
 
-void Canvas::gfx_polygon(const std::int16_t* vx, const std::int16_t* vy, int n, std::uint32_t color) {
-  for (int i = 1; i < n; ++i) aaline(vx[i - 1], vy[i - 1], vx[i], vy[i], color);
-  aaline(vx[n - 1], vy[n - 1], vx[0], vy[0], color);
-  filled_polygon(vx, vy, n, color);
+void Canvas::gfx_polygon(const Prim& p) {
+  std::int16_t vx[8], vy[8];
+  for (int i = 0; i < p.n; ++i) {
+    vx[i] = static_cast<std::int16_t>(p.x[i]);
+    vy[i] = static_cast<std::int16_t>(p.y[i]);
+  }
+  for (int i = 1; i < p.n; ++i) aaline(vx[i - 1], vy[i - 1], vx[i], vy[i], p.color);
+  aaline(vx[p.n - 1], vy[p.n - 1], vx[0], vy[0], p.color);
+  filled_polygon(vx, vy, p.n, p.color);
 }
 
 // pygame's draw_fillpoly: float crossings, floored for the left end of a
 // span and ceiled for the right, plus the horizontal inner edges.
-void Canvas::draw_polygon(const int* vx, const int* vy, int n, std::uint32_t color) {
+void Canvas::draw_polygon(const Prim& p) {
+  const int* vx = p.x;
+  const int* vy = p.y;
+  const int n = p.n;
+  const std::uint32_t color = p.color;
   int miny = vy[0], maxy = vy[0];
   for (int i = 1; i < n; ++i) {
     miny = std::min(miny, vy[i]);
@@ -239,7 +260,11 @@ void Canvas::draw_polygon(const int* vx, const int* vy, int n, std::uint32_t col
     hline(minx, maxx, miny, color);
     return;
   }
-  for (int y = miny; y <= maxy; ++y) {
+  int from, to;
+  band_rows(from, to);
+  from = std::max(from, miny);
+  to = std::min(to, maxy);
+  for (int y = from; y <= to; ++y) {
     ints_.clear();
     for (int i = 0; i < n; ++i) {
       const int ip = i == 0 ? n - 1 : i - 1;
@@ -271,36 +296,115 @@ void Canvas::draw_polygon(const int* vx, const int* vy, int n, std::uint32_t col
   }
 }
 
+namespace {
+
+constexpr int kOut = 96;
+
+// The X filter's walk along a row is the same for every row: output column j
+// sums source pixels [first, boundary) whole, then takes the boundary pixel
+// split xc : xf between column j and column j + 1.
+struct XColumn {
+  int first = 0, boundary = 0;
+  std::uint32_t xc = 0, xf = 0;
+};
+
+std::array<XColumn, kOut> x_columns() {
+  std::array<XColumn, kOut> cols{};
+  const int xspace = 0x4000 * kWindowW / kOut;
+  int xcounter = xspace, first = 0, j = 0;
+  for (int x = 0; x < kWindowW && j < kOut; ++x) {
+    if (xcounter > 0x4000) {
+      xcounter -= 0x4000;
+    } else {
+      const int xfrac = 0x4000 - xcounter;
+      cols[static_cast<std::size_t>(j++)] = {first, x, static_cast<std::uint32_t>(xcounter),
+                                             static_cast<std::uint32_t>(xfrac)};
+      first = x + 1;
+      xcounter = xspace - xfrac;
+    }
+  }
+  return cols;
+}
+
+}  // namespace
+
 // smoothscale's SSE2 shrink filters: 14-bit fixed-point weights, 16-bit
 // lanes (mulhi, wrapping adds, saturating pack); X first, then Y.
-void Canvas::smoothscale_96(std::uint8_t* out) {
-  constexpr int kOut = 96;
-  half_.assign(static_cast<std::size_t>(kWindowH) * kOut * 3, 0);
+#if defined(__SSE2__)
+// As pygame's own SSE2 filter does it: a pixel's four channels in 16-bit
+// lanes, two rows at once.
+void Canvas::x_pass(int y0, int y1) {
+  static const std::array<XColumn, kOut> kColumns = x_columns();
   const int xspace = 0x4000 * kWindowW / kOut;
-  const std::uint32_t xrecip = static_cast<std::uint16_t>(0x40000000 / xspace);
-  for (int y = 0; y < kWindowH; ++y) {
-    const std::uint32_t* src = px_.data() + static_cast<std::size_t>(y) * kWindowW;
-    std::uint8_t* dst = half_.data() + static_cast<std::size_t>(y) * kOut * 3;
-    std::uint16_t acc[3] = {0, 0, 0};
-    int xcounter = xspace;
-    for (int x = 0; x < kWindowW; ++x) {
-      const std::uint32_t p = src[x];
-      const std::uint32_t ch[3] = {(p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff};
-      if (xcounter > 0x4000) {
-        for (int c = 0; c < 3; ++c) acc[c] = static_cast<std::uint16_t>(acc[c] + ch[c]);
-        xcounter -= 0x4000;
-      } else {
-        const int xfrac = 0x4000 - xcounter;
-        for (int c = 0; c < 3; ++c) {
-          const std::uint32_t v = ch[c] << 2;
-          const std::uint16_t d = static_cast<std::uint16_t>(((v * static_cast<std::uint32_t>(xcounter)) >> 16) + acc[c]);
-          *dst++ = static_cast<std::uint8_t>(std::min<std::uint32_t>((d * xrecip) >> 16, 255));
-          acc[c] = static_cast<std::uint16_t>((v * static_cast<std::uint32_t>(xfrac)) >> 16);
-        }
-        xcounter = xspace - xfrac;
+  const __m128i xrecip = _mm_set1_epi16(static_cast<short>(0x40000000 / xspace));
+  const __m128i zero = _mm_setzero_si128();
+  const auto load2 = [&](std::uint32_t a, std::uint32_t b) {
+    return _mm_unpacklo_epi64(_mm_unpacklo_epi8(_mm_cvtsi32_si128(static_cast<int>(a)), zero),
+                              _mm_unpacklo_epi8(_mm_cvtsi32_si128(static_cast<int>(b)), zero));
+  };
+  for (int y = y0; y < y1; y += 2) {
+    const bool pair = y + 1 < y1;
+    const std::uint32_t* a = band_.data() + static_cast<std::size_t>(y - y0) * kWindowW;
+    const std::uint32_t* b = pair ? a + kWindowW : a;
+    std::uint8_t* da = half_.data() + static_cast<std::size_t>(y) * kOut * 3;
+    std::uint8_t* db = pair ? da + kOut * 3 : nullptr;
+    __m128i acc = zero;
+    int x = 0;
+    for (const XColumn& col : kColumns) {
+      for (; x < col.boundary; ++x) acc = _mm_add_epi16(acc, load2(a[x], b[x]));
+      const __m128i p = _mm_slli_epi16(load2(a[x], b[x]), 2);
+      ++x;
+      __m128i d = _mm_add_epi16(_mm_mulhi_epu16(p, _mm_set1_epi16(static_cast<short>(col.xc))), acc);
+      acc = _mm_mulhi_epu16(p, _mm_set1_epi16(static_cast<short>(col.xf)));
+      d = _mm_packus_epi16(_mm_mulhi_epu16(d, xrecip), zero);
+      // Low 32 bits: row y's pixel as XRGB8888 (B, G, R, X bytes); next 32: row y + 1.
+      const auto lo = static_cast<std::uint32_t>(_mm_cvtsi128_si32(d));
+      const auto hi = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(d, 4)));
+      da[0] = static_cast<std::uint8_t>(lo >> 16);
+      da[1] = static_cast<std::uint8_t>(lo >> 8);
+      da[2] = static_cast<std::uint8_t>(lo);
+      da += 3;
+      if (db != nullptr) {
+        db[0] = static_cast<std::uint8_t>(hi >> 16);
+        db[1] = static_cast<std::uint8_t>(hi >> 8);
+        db[2] = static_cast<std::uint8_t>(hi);
+        db += 3;
       }
     }
   }
+}
+#else
+void Canvas::x_pass(int y0, int y1) {
+  static const std::array<XColumn, kOut> kColumns = x_columns();
+  const int xspace = 0x4000 * kWindowW / kOut;
+  const std::uint32_t xrecip = static_cast<std::uint16_t>(0x40000000 / xspace);
+  for (int y = y0; y < y1; ++y) {
+    const std::uint32_t* src = band_.data() + static_cast<std::size_t>(y - y0) * kWindowW;
+    std::uint8_t* dst = half_.data() + static_cast<std::size_t>(y) * kOut * 3;
+    std::uint32_t carry[3] = {0, 0, 0};
+    for (const XColumn& col : kColumns) {
+      // Red and blue summed in two 16-bit lanes at once (at most 11 pixels of 255).
+      std::uint32_t rb = 0, g = 0;
+      for (int x = col.first; x < col.boundary; ++x) {
+        rb += src[x] & 0x00ff00ffu;
+        g += (src[x] >> 8) & 0xffu;
+      }
+      const std::uint32_t sums[3] = {rb >> 16, g, rb & 0xffffu};
+      const std::uint32_t p = src[col.boundary];
+      const std::uint32_t ch[3] = {(p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff};
+      for (int c = 0; c < 3; ++c) {
+        const std::uint32_t v = ch[c] << 2;
+        const std::uint32_t acc = (carry[c] + sums[c]) & 0xffffu;
+        const std::uint32_t d = (((v * col.xc) >> 16) + acc) & 0xffffu;
+        *dst++ = static_cast<std::uint8_t>(std::min<std::uint32_t>((d * xrecip) >> 16, 255));
+        carry[c] = (v * col.xf) >> 16;
+      }
+    }
+  }
+}
+#endif
+
+void Canvas::y_pass(std::uint8_t* out) {
   const int yspace = 0x4000 * kWindowH / kOut;
   const std::uint32_t yrecip = static_cast<std::uint16_t>(0x40000000 / yspace);
   std::uint16_t acc[kOut * 3] = {};
@@ -376,14 +480,34 @@ std::int16_t to_sint16(double v) {
 
 }  // namespace
 
+void Canvas::add(bool gfx, bool flipped, int n, const int* x, const int* y, std::uint32_t color) {
+  Prim p{.gfx = gfx, .flipped = flipped, .n = n, .x = {}, .y = {}, .ymin = y[0], .ymax = y[0], .color = color};
+  for (int k = 0; k < n; ++k) {
+    p.x[k] = x[k];
+    p.y[k] = y[k];
+    p.ymin = std::min(p.ymin, y[k]);
+    p.ymax = std::max(p.ymax, y[k]);
+  }
+  if (flipped) {
+    const int lo = kWindowH - 1 - p.ymax, hi = kWindowH - 1 - p.ymin;
+    p.ymin = lo;
+    p.ymax = hi;
+  }
+  p.ymin -= 1;
+  p.ymax += 1;
+  prims_.push_back(p);
+}
+
 void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
   const Rotation rotate(in.angle);
   const Point scroll = rotate(-in.car_x * in.zoom, -in.car_y * in.zoom);
   const double tx = kWindowW / 2 + scroll.x;
   const double ty = kWindowH / 4 + scroll.y;
-  std::fill(px_.begin(), px_.end(), 0u);  // a new black surface per frame
-  set_flipped(true);                      // the world is drawn upside down, then flipped
-  std::int16_t vx[4], vy[4];
+  prims_.clear();
+
+  // The world (drawn before the flip): gfxdraw polygons, their vertices as
+  // Sint16; those with no vertex near the window are skipped, as gymnasium does.
+  int ix[8], iy[8];
   const auto world_poly = [&](const Point* pts, const int* color, bool clip) {
     bool visible = !clip;
     for (int k = 0; k < 4; ++k) {
@@ -392,12 +516,11 @@ void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
       const double y = r.y * in.zoom + ty;
       visible = visible || (-kMaxShapeDim <= x && x <= kWindowW + kMaxShapeDim && -kMaxShapeDim <= y &&
                             y <= kWindowH + kMaxShapeDim);
-      vx[k] = to_sint16(x);
-      vy[k] = to_sint16(y);
+      ix[k] = to_sint16(x);
+      iy[k] = to_sint16(y);
     }
-    if (visible) gfx_polygon(vx, vy, 4, rgb(color[0], color[1], color[2]));
+    if (visible) add(true, true, 4, ix, iy, rgb(color[0], color[1], color[2]));
   };
-
   const Point field[4] = {{kPlayfield, kPlayfield}, {kPlayfield, -kPlayfield}, {-kPlayfield, -kPlayfield},
                           {-kPlayfield, kPlayfield}};
   world_poly(field, in.bg_color, false);
@@ -413,18 +536,16 @@ void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
   for (const auto& poly : in.road) world_poly(poly.points, poly.color, true);
 
   // The car: pygame.draw.polygon takes int() of each coordinate.
-  int ix[8], iy[8];
   for (const auto& poly : in.car) {
     for (int k = 0; k < poly.count; ++k) {
       const Point r = rotate(poly.points[k].x, poly.points[k].y);
       ix[k] = static_cast<int>(r.x * in.zoom + tx);
       iy[k] = static_cast<int>(r.y * in.zoom + ty);
     }
-    draw_polygon(ix, iy, poly.count, rgb(poly.color[0], poly.color[1], poly.color[2]));
+    add(false, true, poly.count, ix, iy, rgb(poly.color[0], poly.color[1], poly.color[2]));
   }
 
   // _render_indicators, on the flipped surface.
-  set_flipped(false);
   constexpr double W = kWindowW, H = kWindowH;
   constexpr double s = W / 40.0, h = H / 40.0;
   const auto quad = [&](const double (&pts)[4][2], std::uint32_t color) {
@@ -432,7 +553,7 @@ void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
       ix[k] = static_cast<int>(pts[k][0]);
       iy[k] = static_cast<int>(pts[k][1]);
     }
-    draw_polygon(ix, iy, 4, color);
+    add(false, false, 4, ix, iy, color);
   };
   quad({{W, H}, {W, H - 5 * h}, {0, H - 5 * h}, {0, H}}, rgb(0, 0, 0));
   const auto vertical = [&](double place, double val, double value, std::uint32_t color) {
@@ -460,7 +581,44 @@ void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
   horizontal(30, -0.8 * in.angular_velocity, in.angular_velocity, rgb(255, 0, 0));
   // The reward's digits (pygame's font rendering) are not drawn.
 
-  smoothscale_96(obs);
+  // pygame draws on a new black surface; a band that the playfield polygon
+  // (first, unclipped) surely covers is not cleared.
+  Point corners[4];
+  for (int k = 0; k < 4; ++k) {
+    const Point r = rotate(field[k].x, field[k].y);
+    corners[k] = {r.x * in.zoom + tx, (kWindowH - 1) - (r.y * in.zoom + ty)};  // in final rows
+  }
+  const auto inside_field = [&](double x, double y) {
+    int positive = 0, negative = 0;
+    for (int k = 0; k < 4; ++k) {
+      const Point& a = corners[k];
+      const Point& b = corners[(k + 1) % 4];
+      const double cross = (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x);
+      positive += cross > 0;
+      negative += cross < 0;
+    }
+    return positive == 4 || negative == 4;
+  };
+  constexpr double kMargin = 4;
+
+  half_.resize(static_cast<std::size_t>(kWindowH) * kOut * 3);
+  for (lo_ = 0; lo_ < kWindowH; lo_ += kBand) {
+    hi_ = std::min(lo_ + kBand, kWindowH);
+    const bool covered = inside_field(-kMargin, lo_ - kMargin) && inside_field(W + kMargin, lo_ - kMargin) &&
+                         inside_field(-kMargin, hi_ + kMargin) && inside_field(W + kMargin, hi_ + kMargin);
+    if (!covered) std::fill(band_.begin(), band_.end(), 0u);
+    for (const Prim& p : prims_) {
+      if (p.ymax < lo_ || p.ymin >= hi_) continue;
+      flipped_ = p.flipped;
+      if (p.gfx) {
+        gfx_polygon(p);
+      } else {
+        draw_polygon(p);
+      }
+    }
+    x_pass(lo_, hi_);
+  }
+  y_pass(obs);
 }
 
 }  // namespace rlpool::box2d::car_render

@@ -51,29 +51,51 @@ inline std::uint32_t rgb(int r, int g, int b) {
          static_cast<std::uint32_t>(b & 0xff);
 }
 
+// The window is drawn in bands of rows, each band's polygons and lines in
+// gymnasium's order, then the band goes through smoothscale's X pass: every
+// pixel depends only on the writes to it, in order, so banding changes no
+// value, and a band stays in cache where a whole window would not.
 class Canvas {
  public:
-  Canvas() : px_(static_cast<std::size_t>(kWindowW) * kWindowH, 0) {}
-
-  // While flipped, row y is drawn at row H-1-y: gymnasium draws the world,
-  // flips the surface, then draws the indicators on the flipped one.
-  void set_flipped(bool flipped) { flipped_ = flipped; }
+  Canvas() : band_(static_cast<std::size_t>(kWindowW) * kBand, 0) {}
 
   // gymnasium's _render("state_pixels"): the 96x96x3 frame.
   void draw(const FrameInput& in, std::uint8_t* obs);
 
  private:
-  // gfxdraw.aapolygon followed by gfxdraw.filled_polygon (Sint16 vertices).
-  void gfx_polygon(const std::int16_t* vx, const std::int16_t* vy, int n, std::uint32_t color);
-  // pygame.draw.polygon, filled (int vertices).
-  void draw_polygon(const int* vx, const int* vy, int n, std::uint32_t color);
-  // pygame.transform.smoothscale to 96x96, written as HxWx3 uint8.
-  void smoothscale_96(std::uint8_t* out);
+  static constexpr int kBand = 32;  // rows; 800 = 25 bands of 128 KiB
 
-  std::uint32_t* row(int y) { return px_.data() + static_cast<std::size_t>(flipped_ ? kWindowH - 1 - y : y) * kWindowW; }
-  bool inside(int x, int y) const { return x >= 0 && x < kWindowW && y >= 0 && y < kWindowH; }
+  // One polygon to draw: gfxdraw.aapolygon + filled_polygon (world), or
+  // pygame.draw.polygon (car, world; indicators, on the flipped window).
+  struct Prim {
+    bool gfx;
+    bool flipped;  // drawn before gymnasium flips the surface
+    int n;
+    int x[8], y[8];
+    int ymin, ymax;  // in final (flipped) rows, widened by 1 for anti-aliasing
+    std::uint32_t color;
+  };
+
+  void add(bool gfx, bool flipped, int n, const int* x, const int* y, std::uint32_t color);
+  void gfx_polygon(const Prim& p);
+  void draw_polygon(const Prim& p);
+  void x_pass(int y0, int y1);
+  void y_pass(std::uint8_t* out);
+
+  // Row y of the current drawing stage (pre-flip for the world), or null
+  // when it falls outside the band.
+  std::uint32_t* row(int y) {
+    const int r = flipped_ ? kWindowH - 1 - y : y;
+    return r >= lo_ && r < hi_ ? band_.data() + static_cast<std::size_t>(r - lo_) * kWindowW : nullptr;
+  }
+  // The stage's rows that fall in the band: [from, to].
+  void band_rows(int& from, int& to) const {
+    from = flipped_ ? kWindowH - hi_ : lo_;
+    to = flipped_ ? kWindowH - 1 - lo_ : hi_ - 1;
+  }
   void put(int x, int y, std::uint32_t color) {
-    if (inside(x, y)) row(y)[x] = color;
+    if (x < 0 || x >= kWindowW) return;
+    if (std::uint32_t* r = row(y)) r[x] = color;
   }
   void put_weighted(int x, int y, std::uint32_t color, std::uint32_t weight);
   void hline(int x1, int x2, int y, std::uint32_t color);
@@ -82,9 +104,11 @@ class Canvas {
   void aaline(std::int16_t x1, std::int16_t y1, std::int16_t x2, std::int16_t y2, std::uint32_t color);
   void filled_polygon(const std::int16_t* vx, const std::int16_t* vy, int n, std::uint32_t color);
 
-  std::vector<std::uint32_t> px_;
+  std::vector<std::uint32_t> band_;
+  std::vector<Prim> prims_;
   std::vector<int> ints_;
   std::vector<std::uint8_t> half_;  // smoothscale's X pass: 800 rows of 96 pixels
+  int lo_ = 0, hi_ = 0;             // the band's final rows [lo, hi)
   bool flipped_ = false;
 };
 
