@@ -346,7 +346,7 @@ void Canvas::x_pass(int y0, int y1) {
     const bool pair = y + 1 < y1;
     const std::uint32_t* a = band_.data() + static_cast<std::size_t>(y - y0) * kWindowW;
     const std::uint32_t* b = pair ? a + kWindowW : a;
-    std::uint8_t* da = half_.data() + static_cast<std::size_t>(y) * kOut * 3;
+    std::uint8_t* da = half_.data() + static_cast<std::size_t>(y - y0) * kOut * 3;
     std::uint8_t* db = pair ? da + kOut * 3 : nullptr;
     __m128i acc = zero;
     int x = 0;
@@ -380,7 +380,7 @@ void Canvas::x_pass(int y0, int y1) {
   const std::uint32_t xrecip = static_cast<std::uint16_t>(0x40000000 / xspace);
   for (int y = y0; y < y1; ++y) {
     const std::uint32_t* src = band_.data() + static_cast<std::size_t>(y - y0) * kWindowW;
-    std::uint8_t* dst = half_.data() + static_cast<std::size_t>(y) * kOut * 3;
+    std::uint8_t* dst = half_.data() + static_cast<std::size_t>(y - y0) * kOut * 3;
     std::uint32_t carry[3] = {0, 0, 0};
     for (const XColumn& col : kColumns) {
       // Red and blue summed in two 16-bit lanes at once (at most 11 pixels of 255).
@@ -404,25 +404,24 @@ void Canvas::x_pass(int y0, int y1) {
 }
 #endif
 
-void Canvas::y_pass(std::uint8_t* out) {
+void Canvas::y_pass(int y0, int y1, std::uint8_t*& out) {
   const int yspace = 0x4000 * kWindowH / kOut;
   const std::uint32_t yrecip = static_cast<std::uint16_t>(0x40000000 / yspace);
-  std::uint16_t acc[kOut * 3] = {};
-  int ycounter = yspace;
-  for (int y = 0; y < kWindowH; ++y) {
-    const std::uint8_t* src = half_.data() + static_cast<std::size_t>(y) * kOut * 3;
-    if (ycounter > 0x4000) {
-      for (int i = 0; i < kOut * 3; ++i) acc[i] = static_cast<std::uint16_t>(acc[i] + src[i]);
-      ycounter -= 0x4000;
+  for (int y = y0; y < y1; ++y) {
+    const std::uint8_t* src = half_.data() + static_cast<std::size_t>(y - y0) * kOut * 3;
+    if (ycounter_ > 0x4000) {
+      for (int i = 0; i < kOut * 3; ++i) yacc_[i] = static_cast<std::uint16_t>(yacc_[i] + src[i]);
+      ycounter_ -= 0x4000;
     } else {
-      const int yfrac = 0x4000 - ycounter;
+      const int yfrac = 0x4000 - ycounter_;
       for (int i = 0; i < kOut * 3; ++i) {
         const std::uint32_t v = static_cast<std::uint32_t>(src[i]) << 2;
-        const std::uint16_t d = static_cast<std::uint16_t>(((v * static_cast<std::uint32_t>(ycounter)) >> 16) + acc[i]);
+        const std::uint16_t d =
+            static_cast<std::uint16_t>(((v * static_cast<std::uint32_t>(ycounter_)) >> 16) + yacc_[i]);
         *out++ = static_cast<std::uint8_t>(std::min<std::uint32_t>((d * yrecip) >> 16, 255));
-        acc[i] = static_cast<std::uint16_t>((v * static_cast<std::uint32_t>(yfrac)) >> 16);
+        yacc_[i] = static_cast<std::uint16_t>((v * static_cast<std::uint32_t>(yfrac)) >> 16);
       }
-      ycounter = yspace - yfrac;
+      ycounter_ = yspace - yfrac;
     }
   }
 }
@@ -601,7 +600,10 @@ void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
   };
   constexpr double kMargin = 4;
 
-  half_.resize(static_cast<std::size_t>(kWindowH) * kOut * 3);
+  half_.resize(static_cast<std::size_t>(kBand) * kOut * 3);
+  yacc_.fill(0);
+  ycounter_ = 0x4000 * kWindowH / kOut;
+  std::uint8_t* out = obs;
   for (lo_ = 0; lo_ < kWindowH; lo_ += kBand) {
     hi_ = std::min(lo_ + kBand, kWindowH);
     const bool covered = inside_field(-kMargin, lo_ - kMargin) && inside_field(W + kMargin, lo_ - kMargin) &&
@@ -617,8 +619,8 @@ void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
       }
     }
     x_pass(lo_, hi_);
+    y_pass(lo_, hi_, out);
   }
-  y_pass(obs);
 }
 
 }  // namespace rlpool::box2d::car_render

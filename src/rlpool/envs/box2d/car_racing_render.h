@@ -6,6 +6,7 @@
 // pixels come out the same.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -80,7 +81,7 @@ class Canvas {
   void gfx_polygon(const Prim& p);
   void draw_polygon(const Prim& p);
   void x_pass(int y0, int y1);
-  void y_pass(std::uint8_t* out);
+  void y_pass(int y0, int y1, std::uint8_t*& out);
 
   // Row y of the current drawing stage (pre-flip for the world), or null
   // when it falls outside the band.
@@ -107,7 +108,9 @@ class Canvas {
   std::vector<std::uint32_t> band_;
   std::vector<Prim> prims_;
   std::vector<int> ints_;
-  std::vector<std::uint8_t> half_;  // smoothscale's X pass: 800 rows of 96 pixels
+  std::vector<std::uint8_t> half_;  // smoothscale's X pass of the band: 96 pixels a row
+  std::array<std::uint16_t, 96 * 3> yacc_{};  // smoothscale's Y pass, carried from band to band
+  int ycounter_ = 0;
   int lo_ = 0, hi_ = 0;             // the band's final rows [lo, hi)
   bool flipped_ = false;
 };
