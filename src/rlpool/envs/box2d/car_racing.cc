@@ -163,6 +163,9 @@ class CarRacing final : public Box2dEnv {
         const double n = static_cast<double>(track_.size());
         reward_ += 1000.0 / n;
         tile_visited_count_ += 1;
+        // As in gymnasium: only a first visit of tile 0 can end the lap, and the
+        // rear wheels touch tile 0 at reset, so in practice a lap ends when
+        // every tile has been visited, whatever lap_complete_percent says.
         if (tile->idx == 0 && static_cast<double>(tile_visited_count_) / n > o_.lap_complete_percent) new_lap_ = true;
       }
     } else {
