@@ -116,7 +116,7 @@ Drive a car around a random race track seen from above, from pixels: the 96×96 
 """,
     actions=(
         Part(("steering, -1 is full left", "gas", "brake"), when="continuous"),
-        Part(("do nothing", "steer left", "steer right", "gas", "brake"), unless="continuous"),
+        Part(("do nothing", "steer right", "steer left", "gas (0.2)", "brake (0.8)"), unless="continuous"),
     ),
     observation=(Part("pixel rows × columns × RGB of the top-down view with the indicator bar", size=0),),
     reward="""
@@ -128,8 +128,17 @@ A random track (checkpoints at random angles and radii, retried until a closed l
 starts on the first tile. With `domain_randomize`, the background, grass and road colours are random.
 """,
     termination="""
-Terminates when the car has visited `lap_complete_percent` of the tiles and drives over the first tile
-again (a lap), or leaves the playfield (reward -100).
+Terminates when the car has visited every tile and drives over the first tile again (a lap), or leaves
+the playfield (reward -100). In gymnasium 1.4 `lap_complete_percent` never takes effect: a lap can end
+early only on the first visit to the first tile, and the rear wheels already touch it at reset; rlpool
+does the same.
+""",
+    notes="""
+The frame is gymnasium's `state_pixels` image computed as pygame computes it: the 1000×800 window's
+polygons (pygame's filled and anti-aliased polygon rules, in its integer arithmetic) shrunk to 96×96 with
+`smoothscale`'s fixed-point filter. Only the score digits gymnasium writes with pygame's bundled font at
+the bottom left are not drawn (about 0.5 % of the pixels, rows 87-91); every other pixel equals
+gymnasium's.
 """,
     version_history=(
         "`v3` (gymnasium 1.0's id): finishing the lap terminates the episode.",

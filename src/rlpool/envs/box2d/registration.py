@@ -32,6 +32,12 @@ if "BipedalWalker" in _COMPILED:
     register("BipedalWalkerHardcore-v3", "BipedalWalker", max_episode_steps=2000, reward_threshold=300.0,
              hardcore=True)
 
+if "CarRacing" in _COMPILED:
+    register("CarRacing-v3", "CarRacing", max_episode_steps=1000, reward_threshold=900.0)
+    # EnvPool 1.2.5's id: the same dynamics and spaces.
+    register("CarRacing-v2", "CarRacing", max_episode_steps=1000, reward_threshold=900.0,
+             gymnasium_id="CarRacing-v3")
+
 
 def reference_doc() -> FamilyDoc:
     """The hand-written text of docs/envs/box2d.md (see ``rlpool.reference``; the text is in ``docs.py``)."""

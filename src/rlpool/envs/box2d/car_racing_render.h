@@ -1,0 +1,124 @@
+// CarRacing's frame as gymnasium draws it with pygame: a 1000x800 32-bit
+// surface filled with SDL_gfx's polygon routines (gfxdraw.aapolygon, then
+// filled_polygon), pygame.draw.polygon for the car and the indicators, and
+// pygame.transform.smoothscale (its SSE2 fixed-point filter) down to 96x96.
+// Each primitive reproduces the integer arithmetic of the original, so the
+// pixels come out the same. Not drawn: the score digits, which gymnasium
+// renders with pygame's font (FreeType); they cover output rows 87-91 at the
+// left, about 0.5% of the frame.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace rlpool::box2d {
+
+struct Point {
+  double x, y;
+};
+
+// What a frame shows, in world coordinates (gymnasium's values, float64).
+struct FrameInput {
+  double angle = 0;  // -hull.angle
+  double zoom = 0;
+  double car_x = 0, car_y = 0;
+  int bg_color[3] = {};
+  int grass_color[3] = {};
+  struct Poly {
+    Point points[4];
+    int color[3];
+  };
+  std::vector<Poly> road;  // gymnasium's road_poly, in order
+  struct CarPoly {
+    int count = 0;
+    Point points[8];
+    int color[3];
+  };
+  std::vector<CarPoly> car;  // car_dynamics' draw order, already through the body transforms
+  double true_speed = 0;
+  double wheel_omega[4] = {};
+  double steer_angle = 0;
+  double angular_velocity = 0;
+  double reward = 0;
+};
+
+namespace car_render {
+
+constexpr int kWindowW = 1000;
+constexpr int kWindowH = 800;
+
+// 0x00RRGGBB, as SDL maps a colour into an XRGB8888 surface.
+inline std::uint32_t rgb(int r, int g, int b) {
+  return (static_cast<std::uint32_t>(r & 0xff) << 16) | (static_cast<std::uint32_t>(g & 0xff) << 8) |
+         static_cast<std::uint32_t>(b & 0xff);
+}
+
+// The window is drawn in bands of rows, each band's polygons and lines in
+// gymnasium's order, then the band goes through smoothscale's X pass: every
+// pixel depends only on the writes to it, in order, so banding changes no
+// value, and a band stays in cache where a whole window would not.
+class Canvas {
+ public:
+  Canvas() : band_(static_cast<std::size_t>(kWindowW) * kBand, 0) {}
+
+  // gymnasium's _render("state_pixels"): the 96x96x3 frame.
+  void draw(const FrameInput& in, std::uint8_t* obs);
+
+ private:
+  static constexpr int kBand = 32;  // rows; 800 = 25 bands of 128 KiB
+
+  // One polygon to draw: gfxdraw.aapolygon + filled_polygon (world), or
+  // pygame.draw.polygon (car, world; indicators, on the flipped window).
+  struct Prim {
+    bool gfx;
+    bool flipped;  // drawn before gymnasium flips the surface
+    int n;
+    int x[8], y[8];
+    int ymin, ymax;  // in final (flipped) rows, widened by 1 for anti-aliasing
+    std::uint32_t color;
+  };
+
+  void add(bool gfx, bool flipped, int n, const int* x, const int* y, std::uint32_t color);
+  void gfx_polygon(const Prim& p);
+  void draw_polygon(const Prim& p);
+  void x_pass(int y0, int y1);
+  void y_pass(int y0, int y1, std::uint8_t*& out);
+
+  // Row y of the current drawing stage (pre-flip for the world), or null
+  // when it falls outside the band.
+  std::uint32_t* row(int y) {
+    const int r = flipped_ ? kWindowH - 1 - y : y;
+    return r >= lo_ && r < hi_ ? band_.data() + static_cast<std::size_t>(r - lo_) * kWindowW : nullptr;
+  }
+  // The stage's rows that fall in the band: [from, to].
+  void band_rows(int& from, int& to) const {
+    from = flipped_ ? kWindowH - hi_ : lo_;
+    to = flipped_ ? kWindowH - 1 - lo_ : hi_ - 1;
+  }
+  void put(int x, int y, std::uint32_t color) {
+    if (x < 0 || x >= kWindowW) return;
+    if (std::uint32_t* r = row(y)) r[x] = color;
+  }
+  void put_weighted(int x, int y, std::uint32_t color, std::uint32_t weight);
+  void hline(int x1, int x2, int y, std::uint32_t color);
+  void vline(int x, int y1, int y2, std::uint32_t color);
+  void line(int x1, int y1, int x2, int y2, std::uint32_t color);
+  void aaline(std::int16_t x1, std::int16_t y1, std::int16_t x2, std::int16_t y2, std::uint32_t color);
+  void filled_polygon(const std::int16_t* vx, const std::int16_t* vy, int n, std::uint32_t color);
+
+  std::vector<std::uint32_t> band_;
+  std::vector<Prim> prims_;
+  std::vector<int> ints_;
+  std::vector<std::uint8_t> half_;  // smoothscale's X pass of the band: 96 pixels a row
+  std::array<std::uint16_t, 96 * 3> yacc_{};  // smoothscale's Y pass, carried from band to band
+  int ycounter_ = 0;
+  int lo_ = 0, hi_ = 0;             // the band's final rows [lo, hi)
+  bool flipped_ = false;
+};
+
+}  // namespace car_render
+
+using car_render::Canvas;
+
+}  // namespace rlpool::box2d
