@@ -42,10 +42,6 @@ constexpr double kFriction = 2.5;
 constexpr int kLidars = 10;
 constexpr int kObs = 24;
 
-b2Vec2 vec(double x, double y) { return b2Vec2(static_cast<float32>(x), static_cast<float32>(y)); }
-
-double sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : x); }  // np.sign (0 and NaN pass through)
-
 // gymnasium's LidarCallback: fixtures without category bit 1 (the walker's
 // own) are skipped; returning the fraction clips the ray, so the last report
 // is the closest hit (v3).
@@ -73,10 +69,9 @@ class BipedalWalker final : public Box2dEnv {
 
  protected:
   void start_episode(Rng& rng) override {
-    listener_ = Contacts{};
+    listener_ = BodyAndLegsContacts{};
     world_ = std::make_unique<b2World>(b2Vec2(0.0f, -10.0f));  // pybox2d's b2World() default gravity
     world_->SetContactListener(&listener_);
-    game_over_ = false;
     has_prev_shaping_ = false;
 
     generate_terrain(rng);
@@ -119,10 +114,9 @@ class BipedalWalker final : public Box2dEnv {
       joints_[2 * k] = joint(hull_, upper, vec(0, kLegDown), i, -0.8f, 1.1f);
       b2Body* lower = leg_body(vec(init_x, init_y - kLegH * 3 / 2 - kLegDown), i, lower_shape);
       joints_[2 * k + 1] = joint(upper, lower, vec(0, -kLegH / 2), 1, -1.6f, -0.1f);
-      listener_.lower[k] = lower;
+      listener_.legs[k] = lower;
     }
-    listener_.hull = hull_;
-    listener_.game_over = &game_over_;
+    listener_.body = hull_;
 
     // gymnasium's reset returns the observation of a first step with the motors idle.
     const double idle[4] = {0, 0, 0, 0};
@@ -179,7 +173,7 @@ class BipedalWalker final : public Box2dEnv {
     reward_ = reward;
 
     terminated_ = false;
-    if (game_over_ || pos.x < 0) {
+    if (listener_.game_over || pos.x < 0) {
       reward_ = -100;
       terminated_ = true;
     }
@@ -197,25 +191,6 @@ class BipedalWalker final : public Box2dEnv {
   }
 
  private:
-  // gymnasium's ContactDetector: anything touching the hull ends the game; the
-  // lower legs report ground contact.
-  struct Contacts final : b2ContactListener {
-    b2Body* hull = nullptr;
-    b2Body* lower[2] = {nullptr, nullptr};
-    bool ground_contact[2] = {false, false};
-    bool* game_over = nullptr;
-    void BeginContact(b2Contact* c) override { mark(c, true); }
-    void EndContact(b2Contact* c) override { mark(c, false); }
-    void mark(b2Contact* c, bool begin) {
-      const b2Body* a = c->GetFixtureA()->GetBody();
-      const b2Body* b = c->GetFixtureB()->GetBody();
-      if (begin && (a == hull || b == hull)) *game_over = true;
-      for (int k = 0; k < 2; ++k) {
-        if (a == lower[k] || b == lower[k]) ground_contact[k] = begin;
-      }
-    }
-  };
-
   // One static terrain block: gymnasium's fd_polygon with new vertices, which
   // pybox2d passes to b2PolygonShape::Set as float32.
   void terrain_polygon(const std::array<std::array<double, 2>, 4>& corners) {
@@ -345,14 +320,13 @@ class BipedalWalker final : public Box2dEnv {
 
   bool hardcore_;
   double lidar_dir_[kLidars][2] = {};
-  Contacts listener_;
+  BodyAndLegsContacts listener_;
   std::unique_ptr<b2World> world_;
   b2Body* hull_ = nullptr;
   b2RevoluteJoint* joints_[4] = {nullptr, nullptr, nullptr, nullptr};  // hip, knee, hip, knee
   Lidar lidar_[kLidars];
   std::array<double, kTerrainLength> terrain_x_{};
   std::array<double, kTerrainLength> terrain_y_{};
-  bool game_over_ = false;
   bool has_prev_shaping_ = false;
   double prev_shaping_ = 0;
   std::array<double, kObs> state_{};

@@ -42,6 +42,34 @@ decltype(auto) guarded(F&& f) {
   }
 }
 
+// A Python float handed to Box2D through pybox2d: rounded to float32.
+inline b2Vec2 vec(double x, double y) { return b2Vec2(static_cast<float32>(x), static_cast<float32>(y)); }
+
+// numpy's np.sign: -1, 0 or +1 (NaN passes through).
+inline double sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : x); }
+
+// gymnasium's ContactDetector of LunarLander and BipedalWalker: anything
+// touching `body` ends the game; each of the two `legs` reports ground
+// contact while it touches something.
+struct BodyAndLegsContacts final : b2ContactListener {
+  const b2Body* body = nullptr;
+  const b2Body* legs[2] = {nullptr, nullptr};
+  bool ground_contact[2] = {false, false};
+  bool game_over = false;
+  void BeginContact(b2Contact* c) override { mark(c, true); }
+  void EndContact(b2Contact* c) override { mark(c, false); }
+
+ private:
+  void mark(b2Contact* c, bool begin) {
+    const b2Body* a = c->GetFixtureA()->GetBody();
+    const b2Body* b = c->GetFixtureB()->GetBody();
+    if (begin && (a == body || b == body)) game_over = true;
+    for (int k = 0; k < 2; ++k) {
+      if (a == legs[k] || b == legs[k]) ground_contact[k] = begin;
+    }
+  }
+};
+
 // box2d-py's revolute, weld and prismatic joint definitions that name both
 // bodies set referenceAngle = bodyB.angle - bodyA.angle (computed in Python
 // floats), where Box2D's C++ default is 0; gymnasium's envs rely on it.

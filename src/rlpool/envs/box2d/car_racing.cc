@@ -44,8 +44,6 @@ constexpr double kHullPoly3[8][2] = {{+25, +20}, {+50, -10}, {+50, -40}, {+20, -
                                      {-20, -90}, {-50, -40}, {-50, -10}, {-25, +20}};
 constexpr double kHullPoly4[4][2] = {{-50, -120}, {+50, -120}, {+50, -90}, {-50, -90}};
 
-b2Vec2 vec(double x, double y) { return b2Vec2(static_cast<float32>(x), static_cast<float32>(y)); }
-double sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }  // np.sign (no NaNs here)
 // Python's seq[i] for i in [-n, n).
 template <class V>
 auto& wrap(V& v, int i) {

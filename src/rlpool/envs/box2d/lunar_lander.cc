@@ -33,8 +33,6 @@ constexpr double kViewportH = 400;
 constexpr int kChunks = 11;
 constexpr double kLanderPoly[6][2] = {{-14, +17}, {-17, 0}, {-17, -10}, {+17, -10}, {+17, 0}, {+14, +17}};
 
-b2Vec2 vec(double x, double y) { return b2Vec2(static_cast<float32>(x), static_cast<float32>(y)); }
-
 struct Options {
   bool continuous;
   double gravity;
@@ -58,10 +56,9 @@ class LunarLander final : public Box2dEnv {
 
  protected:
   void start_episode(Rng& rng) override {
-    listener_ = Contacts{};
+    listener_ = BodyAndLegsContacts{};
     world_ = std::make_unique<b2World>(vec(0, o_.gravity));
     world_->SetContactListener(&listener_);
-    game_over_ = false;
     has_prev_shaping_ = false;
 
     const double w = kViewportW / kScale;
@@ -154,10 +151,9 @@ class LunarLander final : public Box2dEnv {
       }
       world_->CreateJoint(&joint);
     }
-    listener_.lander = lander_;
+    listener_.body = lander_;
     listener_.legs[0] = legs_[0];
     listener_.legs[1] = legs_[1];
-    listener_.game_over = &game_over_;
 
     // gymnasium's reset returns the observation of a first step with no engine fired.
     const std::int64_t noop_discrete = 0;
@@ -166,7 +162,7 @@ class LunarLander final : public Box2dEnv {
   }
 
   bool advance_episode(const Action& action, Rng& rng) override {
-    if (o_.enable_wind && !(listener_.contact[0] || listener_.contact[1])) {
+    if (o_.enable_wind && !(listener_.ground_contact[0] || listener_.ground_contact[1])) {
       const double wind_mag = std::tanh(std::sin(0.02 * static_cast<double>(wind_idx_)) +
                                         std::sin(std::numbers::pi * 0.01 * static_cast<double>(wind_idx_))) *
                               o_.wind_power;
@@ -240,8 +236,8 @@ class LunarLander final : public Box2dEnv {
     state_[3] = vel.y * (kViewportH / kScale / 2) / kFps;
     state_[4] = lander_->GetAngle();
     state_[5] = 20.0 * lander_->GetAngularVelocity() / kFps;
-    state_[6] = listener_.contact[0] ? 1.0 : 0.0;
-    state_[7] = listener_.contact[1] ? 1.0 : 0.0;
+    state_[6] = listener_.ground_contact[0] ? 1.0 : 0.0;
+    state_[7] = listener_.ground_contact[1] ? 1.0 : 0.0;
 
     const double shaping = -100 * std::sqrt(state_[0] * state_[0] + state_[1] * state_[1]) -
                            100 * std::sqrt(state_[2] * state_[2] + state_[3] * state_[3]) -
@@ -253,7 +249,7 @@ class LunarLander final : public Box2dEnv {
     reward_ -= s_power_ * 0.03;
 
     terminated_ = false;
-    if (game_over_ || std::abs(state_[0]) >= 1.0) {
+    if (listener_.game_over || std::abs(state_[0]) >= 1.0) {
       terminated_ = true;
       reward_ = -100;
     }
@@ -274,32 +270,12 @@ class LunarLander final : public Box2dEnv {
   }
 
  private:
-  // gymnasium's ContactDetector: touching the lander's body ends the game; the
-  // legs report ground contact.
-  struct Contacts final : b2ContactListener {
-    b2Body* lander = nullptr;
-    b2Body* legs[2] = {nullptr, nullptr};
-    bool contact[2] = {false, false};
-    bool* game_over = nullptr;
-    void BeginContact(b2Contact* c) override { mark(c, true); }
-    void EndContact(b2Contact* c) override { mark(c, false); }
-    void mark(b2Contact* c, bool begin) {
-      b2Body* a = c->GetFixtureA()->GetBody();
-      b2Body* b = c->GetFixtureB()->GetBody();
-      if (begin && (a == lander || b == lander)) *game_over = true;
-      for (int i = 0; i < 2; ++i) {
-        if (a == legs[i] || b == legs[i]) contact[i] = begin;
-      }
-    }
-  };
-
   Options o_;
-  Contacts listener_;
+  BodyAndLegsContacts listener_;
   std::unique_ptr<b2World> world_;
   b2Body* lander_ = nullptr;
   b2Body* legs_[2] = {nullptr, nullptr};
   double helipad_y_ = 0;
-  bool game_over_ = false;
   bool has_prev_shaping_ = false;
   double prev_shaping_ = 0;
   std::int64_t wind_idx_ = 0;
