@@ -108,3 +108,29 @@ def words_from(rng: np.random.Generator) -> tuple[int, int, int, int]:
 def use_words(gym_env: Any, words: tuple[int, int, int, int]) -> None:
     """Make a gymnasium env draw what an rlpool env started from ``words`` draws."""
     gym_env.unwrapped._np_random = XoshiroGenerator(words)
+
+
+def start_pair(env: Any, gym_env: Any, gym_id: str, options: dict, seed: int,
+               rl_to_gym: bool) -> tuple[np.ndarray | None, np.ndarray]:
+    """Reset rlpool env 0 and ``gym_env`` onto the same draws; returns (rlpool's first obs or None, gymnasium's).
+
+    ``rl_to_gym``: rlpool draws its words at reset and gymnasium draws the same numbers from them.
+    Otherwise gymnasium's own generator, seeded with ``seed``, draws the words (in an env of its own,
+    so that the compared episode is a fresh world's first) and rlpool takes them through ``set_state``;
+    rlpool then shows no first observation (None).
+    """
+    import gymnasium
+
+    rl_obs, _ = env.reset()
+    if rl_to_gym:
+        _, words, _, _ = parse_state(env.get_state(0))
+    else:
+        drawer = gymnasium.make(gym_id, **options)
+        drawer.reset(seed=seed)
+        words = words_from(drawer.unwrapped.np_random)
+        drawer.close()
+        env.set_state(0, with_words(env.get_state(0), words))
+        rl_obs = None
+    use_words(gym_env, words)
+    g_obs, _ = gym_env.reset()
+    return (None if rl_obs is None else rl_obs[0]), g_obs

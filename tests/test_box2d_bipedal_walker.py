@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from box2d_reference import parse_state, use_words, with_words, words_from
+from box2d_reference import start_pair
 
 import rlpool
 
@@ -103,23 +103,9 @@ def run_pair(task_id: str, kind: str, episode_seed: int, rl_to_gym: bool) -> dic
     """One whole episode in both envs from the same draws; returns the largest differences."""
     env = rlpool.make(task_id, num_envs=1, seed=episode_seed)
     gym_env = gym.make(task_id)
-    rl_obs, _ = env.reset()
-    if rl_to_gym:
-        # rlpool drew its words at reset; gymnasium draws the same numbers from them.
-        _, words, _, _ = parse_state(env.get_state(0))
-        use_words(gym_env, words)
-        g_obs, _ = gym_env.reset()
-        assert np.abs(rl_obs[0] - g_obs).max() <= TOL, (rl_obs[0], g_obs)
-    else:
-        # gymnasium's own seeded generator draws the words (in an env of its own, so that the compared
-        # episode is a fresh world's first); rlpool takes them through set_state.
-        drawer = gym.make(task_id)
-        drawer.reset(seed=episode_seed)
-        words = words_from(drawer.unwrapped.np_random)
-        drawer.close()
-        use_words(gym_env, words)
-        g_obs, _ = gym_env.reset()
-        env.set_state(0, with_words(env.get_state(0), words))
+    rl_obs, g_obs = start_pair(env, gym_env, task_id, {}, episode_seed, rl_to_gym)
+    if rl_obs is not None:
+        assert np.abs(rl_obs - g_obs).max() <= TOL, (rl_obs, g_obs)
     policy = make_policy(kind, episode_seed)
     worst = {"obs": 0.0, "reward": 0.0}
     steps = 0

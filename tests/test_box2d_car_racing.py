@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from box2d_reference import parse_state, use_words, with_words, words_from
+from box2d_reference import start_pair
 
 import rlpool
 
@@ -73,18 +73,7 @@ def run_pair(options: dict, kind: str, seed: int, rl_to_gym: bool, steps: int = 
     """One episode (or its first `steps`) in both envs from the same draws."""
     env = rlpool.make("CarRacing-v3", num_envs=1, seed=seed, **options)
     gym_env = gym.make("CarRacing-v3", **options)
-    rl_obs, _ = env.reset()
-    if rl_to_gym:
-        _, words, _, _ = parse_state(env.get_state(0))
-        use_words(gym_env, words)
-        g_obs, _ = gym_env.reset()
-    else:
-        gym_env.reset(seed=seed)
-        words = words_from(gym_env.unwrapped.np_random)
-        use_words(gym_env, words)
-        g_obs, _ = gym_env.reset()
-        env.set_state(0, with_words(env.get_state(0), words))
-        rl_obs = None
+    rl_obs, g_obs = start_pair(env, gym_env, "CarRacing-v3", options, seed, rl_to_gym)
     assert len(gym_env.unwrapped.track) > 0
     continuous = options.get("continuous", True)
     rng = np.random.default_rng(seed)
@@ -93,7 +82,7 @@ def run_pair(options: dict, kind: str, seed: int, rl_to_gym: bool, steps: int = 
     mad_sum = 0.0
     frames = 0
     if rl_obs is not None:
-        eq, mad = frame_stats(rl_obs[0], g_obs)
+        eq, mad = frame_stats(rl_obs, g_obs)
         equal_sum, mad_sum, frames = eq, mad, 1
     n = 0
     lap_finished = False

@@ -17,7 +17,7 @@ import os
 
 import numpy as np
 import pytest
-from box2d_reference import parse_state, use_words, with_words, words_from
+from box2d_reference import parse_state, start_pair
 
 import rlpool
 
@@ -54,20 +54,9 @@ def run_pair(rl_id: str, gym_id: str, options: dict, kind: str, episode_seed: in
     """One whole episode in both envs from the same draws; returns the largest differences."""
     env = rlpool.make(rl_id, num_envs=1, seed=episode_seed, **options)
     gym_env = gym.make(gym_id, **options)
-    rl_obs, _ = env.reset()
-    if rl_to_gym:
-        # rlpool drew its words at reset; gymnasium draws the same numbers from them.
-        _, words, _, _ = parse_state(env.get_state(0))
-        use_words(gym_env, words)
-        g_obs, _ = gym_env.reset()
-        assert np.abs(rl_obs[0] - g_obs).max() <= TOL, (rl_obs[0], g_obs)
-    else:
-        # gymnasium draws the words from its own seeded generator; rlpool takes them through set_state.
-        gym_env.reset(seed=episode_seed)
-        words = words_from(gym_env.unwrapped.np_random)
-        use_words(gym_env, words)
-        g_obs, _ = gym_env.reset()
-        env.set_state(0, with_words(env.get_state(0), words))
+    rl_obs, g_obs = start_pair(env, gym_env, gym_id, options, episode_seed, rl_to_gym)
+    if rl_obs is not None:
+        assert np.abs(rl_obs - g_obs).max() <= TOL, (rl_obs, g_obs)
     rng = np.random.default_rng(episode_seed)
     worst = {"obs": 0.0, "reward": 0.0}
     steps = 0
