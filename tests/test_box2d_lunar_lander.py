@@ -238,3 +238,16 @@ def test_bad_options_are_refused():
         rlpool.make("LunarLander-v3", num_envs=1, gravity=0.5)
     with pytest.raises(ValueError, match="wind_power"):
         rlpool.make("LunarLander-v3", num_envs=1, wind_power=float("nan"))
+
+
+def test_state_with_a_non_finite_action_is_refused():
+    """Replayed actions bypass the pool's action checks, so set_state checks them itself."""
+    env = rlpool.make("LunarLanderContinuous-v3", num_envs=1, seed=0)
+    env.reset()
+    env.step(np.asarray([[0.5, 0.0]], np.float32))
+    good = env.get_state(0)
+    _, _, _, actions = parse_state(good)
+    bad = good[: len(good) - len(actions)] + np.asarray([0.5, np.nan], np.float64).tobytes()
+    with pytest.raises(ValueError, match="not finite"):
+        env.set_state(0, bad)
+    assert env.get_state(0) == good

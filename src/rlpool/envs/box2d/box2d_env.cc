@@ -67,7 +67,6 @@ void Box2dEnv::reset(Rng& rng, const Output& out) {
 }
 
 void Box2dEnv::advance(const Action& action, Rng& /*rng*/) {
-  if (action_spec_.dtype != DType::kInt64) check_logged_action(action, actions_.size() / action_bytes_);
   const auto* bytes = static_cast<const unsigned char*>(action.data);
   actions_.insert(actions_.end(), bytes, bytes + action_bytes_);
   guarded([&] { return advance_episode(action, rng_); });
