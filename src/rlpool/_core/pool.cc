@@ -37,6 +37,13 @@ double now_ns() {
 }
 }  // namespace
 
+namespace {
+const bool kForkNoted = [] {
+  pthread_atfork(nullptr, nullptr, [] { fork_generation.fetch_add(1, std::memory_order_relaxed); });
+  return true;
+}();
+}  // namespace
+
 Pool::Pool(PoolOptions options)
     : options_(std::move(options)),
       rules_{options_.max_episode_steps, options_.autoreset_mode},

@@ -28,7 +28,7 @@
 #include <thread>
 #include <vector>
 
-#include <unistd.h>  // getpid: a pool notices it is in a forked child
+#include <unistd.h>  // getpid, for the message of a pool used in a forked child
 
 #include "autoreset.h"
 #include "batch_buffer.h"
@@ -37,6 +37,11 @@
 #include "episode.h"
 
 namespace rlpool {
+
+// Bumped in the child at every fork (pthread_atfork, registered in pool.cc):
+// a pool compares it with the value it was made under, which costs a load
+// where asking getpid() on every call would cost a system call.
+inline std::atomic<std::uint64_t> fork_generation{0};
 
 struct PoolOptions {
   std::string env_type;
@@ -70,7 +75,7 @@ class Pool {
   // True in a child process forked from the one that made the pool: the
   // worker threads do not exist there, and the mutexes and condition variables
   // still record the parent's waiters (destroying them would block forever).
-  bool forked() const { return getpid() != owner_pid_; }
+  bool forked() const { return fork_generation.load(std::memory_order_relaxed) != born_generation_; }
   pid_t owner_pid() const { return owner_pid_; }
   int in_flight() const { return in_flight_; }
   // True while this thread runs one of this pool's envs (a worker, or the
@@ -148,6 +153,7 @@ class Pool {
   std::atomic<std::uint64_t> completed_{0};
   int in_flight_ = 0;
   pid_t owner_pid_ = getpid();
+  std::uint64_t born_generation_ = fork_generation.load(std::memory_order_relaxed);
   std::atomic<bool> closed_{false};  // read by Python's `closed` while another thread may close
 
   std::mutex queue_mu_;
