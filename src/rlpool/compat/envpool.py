@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 import rlpool
+from rlpool import registry
 from rlpool.dm_steps import StepTypes
 from rlpool.gymnasium_env import GymnasiumVectorEnv, unpack_final
 from rlpool.pool_owner import PoolOwner
@@ -139,6 +140,9 @@ def resolve_spec(
             "in rlpool.compat.envpool_legacy"
         )
     num_threads = opts.get("num_threads", 0)
+    if _is_atari(task_id):
+        # EnvPool reads only the top 210 rows of the games with taller screens.
+        opts.setdefault("crop_210", True)
     rl = RlpoolEnvSpec(task_id, seed=pool_seed, gym_reset_return_info=bool(return_info), **opts)
     c = rl.config
     config: dict[str, Any] = {
@@ -162,6 +166,13 @@ def resolve_spec(
     return EnvSpec(task_id, rl, config)
 
 
+def _is_atari(task_id: Any) -> bool:
+    try:
+        return registry.task(task_id).env_type == "Atari"
+    except ValueError:
+        return False  # an unknown id: RlpoolEnvSpec says what is wrong
+
+
 # EnvPool's Atari config: no reward_threshold, the game as `task` (rlpool resolves it to `rom_path`).
 _ATARI_ORDER = (
     "stack_num", "frame_skip", "noop_max", "zero_discount_on_life_loss", "episodic_life", "reward_clip",
@@ -174,6 +185,7 @@ def _atari_config(config: dict[str, Any]) -> dict[str, Any]:
     env = dict(config)
     env["task"] = os.path.splitext(os.path.basename(env.pop("rom_path")))[0]
     env.pop("reward_threshold")
+    env.pop("crop_210", None)  # rlpool's own option (set above): not in EnvPool's config
     head = [k for k in env if k not in _ATARI_ORDER and k != "autoreset_mode"]
     ordered = {k: env[k] for k in head}
     ordered.update({k: env[k] for k in _ATARI_ORDER if k in env})

@@ -32,9 +32,13 @@
 namespace rlpool::atari {
 namespace {
 
+// Most games draw 210 rows; some draw more (Adventure, AirRaid, Carnival,
+// JourneyEscape, KeystoneKapers, KingKong, Klax, LaserGates, MrDo, Pacman,
+// Pooyan, SirLancelot, SpaceWar: 214 to 250). The env uses each game's own
+// height, as ALE reports it and gymnasium's AtariPreprocessing resizes it;
+// crop_210 keeps only the top 210 rows, as EnvPool 1.2.5 does.
 constexpr int kRawHeight = 210;
 constexpr int kRawWidth = 160;
-constexpr int kRawSize = kRawHeight * kRawWidth;
 constexpr std::size_t kRamSize = 128;
 constexpr int kMaxStack = 64;
 constexpr int kMaxFrameSkip = 1000;
@@ -85,7 +89,7 @@ struct Options {
   std::string rom_path;
   int stack_num, frame_skip, noop_max, img_height, img_width, mode, difficulty;
   bool zero_discount_on_life_loss, episodic_life, reward_clip, use_fire_reset, gray_scale, full_action_space,
-      use_inter_area_resize;
+      use_inter_area_resize, crop_210;
   double repeat_action_probability;
 
   explicit Options(const Config& c)
@@ -104,6 +108,7 @@ struct Options {
         gray_scale(c.get_bool("gray_scale")),
         full_action_space(c.get_bool("full_action_space")),
         use_inter_area_resize(c.get_bool("use_inter_area_resize")),
+        crop_210(c.get_bool("crop_210")),
         repeat_action_probability(c.get_double_in("repeat_action_probability", 0.0, 1.0)) {}
 
   int channels() const { return gray_scale ? 1 : 3; }
@@ -174,19 +179,21 @@ EnvSpec make_spec(const Config& config) {
 }
 
 #if defined(RLPOOL_ATARI_X86)
-// dst[i] = max(gray[a[i]], gray[b[i]]) for even palette indices, 32 pixels at a
-// time: a 128-entry table as eight 16-entry vpshufb lookups (luts[j][l] and
-// luts[j][16 + l] = gray[2 * (16 * j + l)], one copy per 128-bit lane). For lookup j, the
-// index x - 16j lands in 0..15 (then +0x70 keeps bit 7 clear and the low
-// nibble) or anywhere else (then +0x70 saturates past 0x80 and vpshufb gives 0).
+// dst[i] = max(gray[a[i]], gray[b[i]]) over all 256 palette values, 32 pixels
+// at a time: the 256-entry table as sixteen 16-entry vpshufb lookups (luts[j][l]
+// and luts[j][16 + l] = gray[16 * j + l], one copy per 128-bit lane). Most games
+// draw only even values (the TIA ignores bit 0), but some do not (AirRaid), so
+// no bit is dropped. For lookup j, x - 16j lands in 0..15 (then +0x70 keeps
+// bit 7 clear and the low nibble) or in 16..255 (then +0x70 saturates at or past
+// 0x80 and vpshufb gives 0).
 __attribute__((target("avx2"))) void pool_gray_avx2(const std::uint8_t* a, const std::uint8_t* b,
                                                      const std::uint8_t (*luts)[32], std::uint8_t* dst, int n) {
-  __m256i table[8];
-  for (int j = 0; j < 8; ++j) table[j] = _mm256_load_si256(reinterpret_cast<const __m256i*>(luts[j]));
-  const __m256i seven_bits = _mm256_set1_epi8(0x7f), bias = _mm256_set1_epi8(0x70);
+  __m256i table[16];
+  for (int j = 0; j < 16; ++j) table[j] = _mm256_load_si256(reinterpret_cast<const __m256i*>(luts[j]));
+  const __m256i bias = _mm256_set1_epi8(0x70);
   auto lookup = [&](__m256i x) __attribute__((target("avx2"))) {
     __m256i r = _mm256_setzero_si256();
-    for (int j = 0; j < 8; ++j) {
+    for (int j = 0; j < 16; ++j) {
       const __m256i idx = _mm256_adds_epu8(_mm256_sub_epi8(x, _mm256_set1_epi8(static_cast<char>(16 * j))), bias);
       r = _mm256_or_si256(r, _mm256_shuffle_epi8(table[j], idx));
     }
@@ -194,15 +201,11 @@ __attribute__((target("avx2"))) void pool_gray_avx2(const std::uint8_t* a, const
   };
   int i = 0;
   for (; i + 32 <= n; i += 32) {
-    const __m256i xa = _mm256_and_si256(
-        _mm256_srli_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i)), 1), seven_bits);
-    const __m256i xb = _mm256_and_si256(
-        _mm256_srli_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i)), 1), seven_bits);
+    const __m256i xa = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + i));
+    const __m256i xb = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_max_epu8(lookup(xa), lookup(xb)));
   }
-  for (; i < n; ++i) {
-    dst[i] = std::max(luts[(a[i] >> 5) & 7][(a[i] >> 1) & 15], luts[(b[i] >> 5) & 7][(b[i] >> 1) & 15]);
-  }
+  for (; i < n; ++i) dst[i] = std::max(luts[a[i] >> 4][a[i] & 15], luts[b[i] >> 4][b[i] & 15]);
 }
 #endif
 
@@ -217,9 +220,8 @@ class AtariEnv final : public Env {
       : o_(config),
         md5_(inspect_rom(o_.rom_path).settings->md5()),
         frame_bytes_(static_cast<std::size_t>(o_.channels()) * o_.img_height * o_.img_width),
-        resizer_(kRawHeight, kRawWidth, o_.img_height, o_.img_width, o_.channels(),
-                 o_.use_inter_area_resize ? Resizer::Method::kArea : Resizer::Method::kLinear),
-        pooled_(static_cast<std::size_t>(kRawSize) * o_.channels()),
+        resizer_(make_resizer(kRawHeight)),
+        pooled_(raw_size() * static_cast<std::size_t>(o_.channels())),
         ring_(frame_bytes_ * static_cast<std::size_t>(o_.stack_num)),
         info_(info_entries()) {}
 
@@ -395,9 +397,9 @@ class AtariEnv final : public Env {
     actions_ = o_.full_action_space ? ale->getLegalActionSet() : ale->getMinimalActionSet();
     fire_reset_ = o_.use_fire_reset &&
                   std::find(actions_.begin(), actions_.end(), ale::PLAYER_A_FIRE) != actions_.end();
-    // Colour lookup tables from ALE's palette (screen values are even).
+    // Colour lookup tables from ALE's palette, for every screen value.
     std::array<std::uint8_t, 256> index{};
-    for (int v = 0; v < 256; ++v) index[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(v & 0xfe);
+    for (int v = 0; v < 256; ++v) index[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(v);
     auto& palette = ale->theOSystem->colourPalette();
     palette.applyPaletteGrayscale(gray_.data(), index.data(), 256);
     std::array<std::uint8_t, 3 * 256> rgb{};
@@ -405,24 +407,44 @@ class AtariEnv final : public Env {
     for (std::size_t v = 0; v < 256; ++v) {
       for (std::size_t c = 0; c < 3; ++c) rgb_[c][v] = rgb[3 * v + c];
     }
-    for (std::size_t a = 0; a < 128; ++a) {
-      for (std::size_t b = 0; b < 128; ++b) gray_max_[a * 128 + b] = std::max(gray_[2 * a], gray_[2 * b]);
+    for (std::size_t j = 0; j < 16; ++j) {
+      for (std::size_t l = 0; l < 16; ++l) luts_[j][l] = luts_[j][16 + l] = gray_[16 * j + l];
     }
-    for (std::size_t j = 0; j < 8; ++j) {
-      for (std::size_t l = 0; l < 16; ++l) luts_[j][l] = luts_[j][16 + l] = gray_[2 * (16 * j + l)];
+    // The game's own screen height (known once its ROM is loaded); the
+    // buffers above were sized for the usual 210 rows.
+    const int screen_h = static_cast<int>(ale->getScreen().height());
+    const int h = o_.crop_210 ? std::min(screen_h, kRawHeight) : screen_h;
+    if (static_cast<int>(ale->getScreen().width()) != kRawWidth || h <= 0) {
+      throw std::runtime_error("ALE reports a " + std::to_string(ale->getScreen().width()) + "x" +
+                               std::to_string(screen_h) + " screen; the Atari env expects 160 columns");
+    }
+    if (h != raw_h_) {
+      raw_h_ = h;
+      resizer_ = make_resizer(h);
+      pooled_.assign(raw_size() * static_cast<std::size_t>(o_.channels()), 0);
+      screen_a_.assign(raw_size(), 0);
+      screen_b_.assign(raw_size(), 0);
+      dirty_a_.assign(static_cast<std::size_t>(h), 0);
+      row_dirty_.assign(static_cast<std::size_t>(h), 0);
     }
     ale_ = std::move(ale);
     life_lost_ = false;
   }
+
+  Resizer make_resizer(int raw_h) const {
+    return Resizer(raw_h, kRawWidth, o_.img_height, o_.img_width, o_.channels(),
+                   o_.use_inter_area_resize ? Resizer::Method::kArea : Resizer::Method::kLinear);
+  }
+  std::size_t raw_size() const { return static_cast<std::size_t>(raw_h_) * kRawWidth; }
 
   // Current screen -> dst (gray, or interleaved RGB).
   void convert(std::uint8_t* dst) {
     have_old_ = false;  // pooled_ no longer comes from the kept screens
     const std::uint8_t* s = ale_->getScreen().getArray();
     if (o_.gray_scale) {
-      for (int i = 0; i < kRawSize; ++i) dst[i] = gray_[s[i]];
+      for (std::size_t i = 0, n = raw_size(); i < n; ++i) dst[i] = gray_[s[i]];
     } else {
-      for (int i = 0; i < kRawSize; ++i) {
+      for (std::size_t i = 0, n = raw_size(); i < n; ++i) {
         dst[3 * i] = rgb_[0][s[i]];
         dst[3 * i + 1] = rgb_[1][s[i]];
         dst[3 * i + 2] = rgb_[2][s[i]];
@@ -444,7 +466,7 @@ class AtariEnv final : public Env {
   // (all of them when the kept frames do not describe pooled_).
   void keep_rows(std::uint8_t* kept, std::uint8_t* changed) const {
     const std::uint8_t* s = ale_->getScreen().getArray();
-    for (int r = 0; r < kRawHeight; ++r) {
+    for (int r = 0; r < raw_h_; ++r) {
       const std::size_t off = static_cast<std::size_t>(r) * kRawWidth;
       const bool differs = !have_old_ || std::memcmp(kept + off, s + off, kRawWidth) != 0;
       changed[static_cast<std::size_t>(r)] = differs;
@@ -461,24 +483,24 @@ class AtariEnv final : public Env {
     std::uint8_t* dst = pooled_.data();
     if (!o_.gray_scale) {
       const std::uint8_t* s = ale_->getScreen().getArray();
-      for (int i = 0; i < kRawSize; ++i) {
+      for (std::size_t i = 0, n = raw_size(); i < n; ++i) {
         for (int c = 0; c < 3; ++c) dst[3 * i + c] = std::max(dst[3 * i + c], rgb_[c][s[i]]);
       }
       return nullptr;
     }
     const bool incremental = have_old_;
     keep_rows(screen_b_.data(), row_dirty_.data());
-    for (int r = 0; r < kRawHeight; ++r) row_dirty_[static_cast<std::size_t>(r)] |= dirty_a_[static_cast<std::size_t>(r)];
+    for (int r = 0; r < raw_h_; ++r) row_dirty_[static_cast<std::size_t>(r)] |= dirty_a_[static_cast<std::size_t>(r)];
     const std::uint8_t* a = screen_a_.data();
     const std::uint8_t* b = screen_b_.data();
     // Look up each run of changed rows in one go.
-    for (int r = 0; r < kRawHeight;) {
+    for (int r = 0; r < raw_h_;) {
       if (!row_dirty_[static_cast<std::size_t>(r)]) {
         ++r;
         continue;
       }
       int end = r + 1;
-      while (end < kRawHeight && row_dirty_[static_cast<std::size_t>(end)]) ++end;
+      while (end < raw_h_ && row_dirty_[static_cast<std::size_t>(end)]) ++end;
       const std::size_t off = static_cast<std::size_t>(r) * kRawWidth;
       const int n = (end - r) * kRawWidth;
       r = end;
@@ -488,11 +510,7 @@ class AtariEnv final : public Env {
         continue;
       }
 #endif
-      // Screen values are even (the TIA ignores bit 0): 7 bits each index the 128 x 128 table.
-      const std::uint8_t* table = gray_max_.data();
-      for (std::size_t i = off; i < off + static_cast<std::size_t>(n); ++i) {
-        dst[i] = table[((a[i] & 0xfeu) << 6) | (b[i] >> 1)];
-      }
+      for (std::size_t i = off; i < off + static_cast<std::size_t>(n); ++i) dst[i] = std::max(gray_[a[i]], gray_[b[i]]);
     }
     have_old_ = true;
     return incremental ? row_dirty_.data() : nullptr;
@@ -525,6 +543,7 @@ class AtariEnv final : public Env {
   Options o_;
   std::string md5_;  // the ROM's, to tell states of other games apart
   std::size_t frame_bytes_;
+  int raw_h_ = kRawHeight;  // rows of the screen the env reads (set in load())
   Resizer resizer_;
   std::unique_ptr<ale::ALEInterface> ale_;
   std::unique_ptr<ale::ALEState> power_on_;
@@ -533,15 +552,14 @@ class AtariEnv final : public Env {
   std::array<std::uint8_t, 256> gray_{};
   std::array<std::array<std::uint8_t, 256>, 3> rgb_{};
   bool avx2_ = use_avx2();
-  std::array<std::uint8_t, 128 * 128> gray_max_{};  // max(gray(2a), gray(2b)) at a * 128 + b
-  alignas(32) std::uint8_t luts_[8][32] = {};       // gray by index / 2, as pool_gray_avx2 wants it
+  alignas(32) std::uint8_t luts_[16][32] = {};  // gray by screen value, as pool_gray_avx2 wants it
   // Palette indices of frames k-1 and k of the last pooled step, updated in place.
-  std::vector<std::uint8_t> screen_a_ = std::vector<std::uint8_t>(kRawSize);
-  std::vector<std::uint8_t> screen_b_ = std::vector<std::uint8_t>(kRawSize);
+  std::vector<std::uint8_t> screen_a_ = std::vector<std::uint8_t>(raw_size());
+  std::vector<std::uint8_t> screen_b_ = std::vector<std::uint8_t>(raw_size());
   bool have_old_ = false;  // screen_a_/screen_b_ produced what pooled_ holds
   std::vector<std::uint8_t> dirty_a_ = std::vector<std::uint8_t>(kRawHeight);
   std::vector<std::uint8_t> row_dirty_ = std::vector<std::uint8_t>(kRawHeight);
-  std::vector<std::uint8_t> pooled_;  // 210 x 160 (x 3): the max-pooled frame
+  std::vector<std::uint8_t> pooled_;  // raw_h_ x 160 (x 3): the max-pooled frame
   std::vector<std::uint8_t> ring_;    // stack_num resized frames
   int head_ = 0;                      // ring slot of the newest frame
   int lives_ = 0;
@@ -588,6 +606,11 @@ static const bool kRegistered = register_env_type({
             {"full_action_space", false, "All 18 actions instead of the game's minimal set."},
             {"repeat_action_probability", 0.0, "Sticky actions: chance per frame to repeat the previous action."},
             {"use_inter_area_resize", true, "Resize like OpenCV INTER_AREA (else INTER_LINEAR)."},
+            {"crop_210", false,
+             "Read only the top 210 rows of the screen, as EnvPool 1.2.5 does (rlpool.compat.envpool sets it). "
+             "Matters for the games with taller screens (214-250 rows: Adventure, AirRaid, Carnival, "
+             "JourneyEscape, KeystoneKapers, KingKong, Klax, LaserGates, MrDo, Pacman, Pooyan, SirLancelot, "
+             "SpaceWar); without it the whole screen is resized, as gymnasium's AtariPreprocessing does."},
         },
     .spec = make_spec,
     .create = make_env<AtariEnv>(),
