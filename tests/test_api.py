@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import warnings
+from pathlib import Path
 
 import dm_env
 import gymnasium
@@ -491,11 +493,30 @@ def test_gym_reset_return_info_false():
 # --------------------------------------------------------------------------- #
 
 
+def thread_cpus() -> dict[int, str]:
+    """Each thread of this process and the CPUs it may run on (the kernel's Cpus_allowed_list)."""
+    cpus = {}
+    for task in Path("/proc/self/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith("Cpus_allowed_list:"):
+                    cpus[int(task.name)] = line.split(":", 1)[1].strip()
+    return cpus
+
+
 @pytest.mark.parametrize("batch_size", [8, 3], ids=["sync", "async"])
 def test_thread_affinity_offset_zero(batch_size):
     before = os.sched_getaffinity(0)
     kw = {"num_envs": 8, "batch_size": batch_size, "seed": 2}
+    threads_before = thread_cpus()
     pinned = rlpool.make("Pendulum-v1", num_threads=2, thread_affinity_offset=0, **kw)
+    # The pool's workers are the new threads (sync mode: one, the caller is the second; async: two); each may
+    # run on one CPU only: worker w on CPU w mod cores.
+    cores = os.cpu_count() or 1
+    n_workers = 1 if batch_size == 8 else 2
+    workers = {tid: c for tid, c in thread_cpus().items() if tid not in threads_before}
+    assert len(workers) == n_workers, workers
+    assert sorted(workers.values()) == sorted(str(w % cores) for w in range(n_workers)), workers
     plain = rlpool.make("Pendulum-v1", num_threads=1, **kw)
     assert pinned.config["thread_affinity_offset"] == 0
     for env in (pinned, plain):

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -63,7 +64,9 @@ def test_bench_writes_json_and_png(tmp_path, capsys):
     out = tmp_path / "res"
     argv = ["bench", "CartPole-v1", "--num-envs", "1", "2", "--steps", "200", "--warmup", "20"]
     argv += ["--peers", ",".join(PEERS), "--out", str(out), "--no-progress"]
+    started = time.perf_counter()
     assert main(argv) == 0
+    wall = time.perf_counter() - started
     printed = capsys.readouterr().out
 
     report = json.loads((out / "bench.json").read_text())
@@ -78,6 +81,9 @@ def test_bench_writes_json_and_png(tmp_path, capsys):
     for m in got.values():
         assert m["steps"] >= 200 and m["calls"] >= 1 and m["seconds"] > 0
         assert m["steps_per_sec"] == pytest.approx(m["steps"] / m["seconds"])
+    # The timed seconds are real seconds: together they fit in the command's own wall-clock time (a rate
+    # from a wrong clock or unit, e.g. milliseconds or a timer that missed the steps, would not).
+    assert sum(m["seconds"] for m in got.values()) <= wall
     assert got[("CartPole-v1", 2, "rlpool-async")]["batch_size"] == 1
     assert got[("CartPole-v1", 2, "rlpool-sync")]["batch_size"] == 2
     assert set(got[("CartPole-v1", 2, "rlpool-sync")]["ratios"]) == {"rlpool-async", "gym-sync"}

@@ -21,7 +21,9 @@ def test_async_returns_first_finished_envs_first(two_phase):
     env.async_reset()
     for _ in range(4):
         env.recv()
-    env.send(np.array([60000]), np.array([0]))  # 60 ms of work
+    # 100 ms of work against three steps of 0.1 ms on the other thread: the quick ones come back first
+    # unless that thread is kept off its core for the whole 100 ms.
+    env.send(np.array([100_000]), np.array([0]))
     env.send(np.array([100, 100, 100]), np.array([1, 2, 3]))
     order = [int(env.recv()[4]["env_id"][0]) for _ in range(4)]
     assert sorted(order) == [0, 1, 2, 3]
@@ -118,17 +120,27 @@ def test_concurrent_use_from_two_threads_is_refused():
     env = rlpool.make("BusyWork-v0", num_envs=1, num_threads=1)
     env.reset()
     errors = []
+    started = threading.Event()
 
     def long_step():
-        env.step(np.array([100000]))
+        started.set()
+        done = 0
+        while done < 10:  # ten steps of 0.1 s; one is retried if our quick step below held the pool then
+            try:
+                env.step(np.array([100_000]))
+                done += 1
+            except RuntimeError:
+                pass
 
     t = threading.Thread(target=long_step)
     t.start()
-    time.sleep(0.03)
-    try:
-        env.step(np.array([0]))
-    except RuntimeError as e:
-        errors.append(str(e))
+    started.wait()
+    # Try until the other thread is inside its step (it refuses us) or has finished (then we failed).
+    while t.is_alive() and not errors:
+        try:
+            env.step(np.array([0]))
+        except RuntimeError as e:
+            errors.append(str(e))
     t.join()
     env.close()
     assert errors and "another thread" in errors[0]

@@ -611,8 +611,9 @@ def test_second_process_loads_compiled_code_from_disk(tmp_path):
 
     first, second = run(), run()
     assert not first["cache_hit"] and second["cache_hit"]
-    # register + make + reset + step, numba's one-time start-up included (CPU time: robust to a busy machine).
-    assert second["cpu"] < 1.0, second
+    # register + make + reset + step: loading the compiled code costs far less than compiling it (CPU time,
+    # which a busy machine does not inflate; numba's one-time start-up is in both, so no absolute bound).
+    assert second["cpu"] < 0.5 * first["cpu"], (first, second)
     print(f"\nfirst process: {first}\nsecond process: {second}")
     # Editing the env's source file invalidates its cached code.
     example.write_text(example.read_text().replace("FORCE_MAG = 10.0", "FORCE_MAG = 10.5"))

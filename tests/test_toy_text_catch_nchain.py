@@ -1,9 +1,10 @@
 """Catch (bsuite's definition) and NChain (gym 0.21's), step by step.
 
-Neither bsuite nor gym 0.21 is installed, so each is written out below from its
-published definition as a small reference model and stepped side by side with
-rlpool from the same state; Catch is also compared with EnvPool's Catch-v0
-where EnvPool is installed. Their random draws are tested in
+Each is written out below from its published definition as a small reference
+model and stepped side by side with rlpool from the same state. Catch is also
+stepped against bsuite's own Catch class (loaded from bsuite's sdist, see
+bsuite_reference.py) and EnvPool's Catch-v0; NChain's transition frequencies
+against EnvPool's NChain-v0. Their random draws are tested in
 test_toy_text_stats.py.
 """
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from bsuite_reference import catch_module
 
 import rlpool
 
@@ -140,6 +142,42 @@ def test_catch_matches_envpool(options):
     env.close()
 
 
+def test_catch_matches_bsuite_itself():
+    """bsuite's own Catch class (from its sdist, see bsuite_reference.py), dm_env face to dm_env face.
+
+    Each new ball is bsuite's draw (its RandomState), copied into rlpool; the steps are then both envs' own.
+    """
+    catch = catch_module()
+    ref = catch.Catch(rows=10, columns=5, seed=4)
+    env = rlpool.make_dm("Catch-v0", num_envs=1)
+    spec, ref_spec = env.observation_spec().obs, ref.observation_spec()
+    assert (spec.shape, spec.dtype) == (ref_spec.shape, ref_spec.dtype)
+    assert env.action_spec().num_values == ref.action_spec().num_values
+    rng = np.random.default_rng(4)
+    episodes = caught = 0
+    rts = ref.reset()
+    env.reset()
+    while episodes < 100:
+        # Take over bsuite's new ball; the paddle starts at columns // 2 in both.
+        env.set_state(0, catch_state(int(ref._ball_x), int(ref._ball_y), int(ref._paddle_x)))
+        assert rts.first()
+        while True:
+            action = int(rng.integers(3))
+            rts = ref.step(action)
+            ts = env.step(np.array([action]))
+            np.testing.assert_array_equal(ts.observation.obs[0], rts.observation)
+            assert ts.reward[0] == rts.reward and ts.discount[0] == rts.discount
+            assert ts.step_type[0] == rts.step_type
+            if rts.last():
+                caught += rts.reward > 0
+                break
+        episodes += 1
+        rts = ref.step(1)  # bsuite: the step after the last one resets (a new ball)
+        env.step(np.array([1]))  # rlpool's autoreset, the same way
+    assert 0 < caught < episodes
+    env.close()
+
+
 # --------------------------------------------------------------------------- NChain
 
 
@@ -200,3 +238,43 @@ def test_nchain_never_terminates_and_is_cut_at_1000():
         _, _, term, trunc, info = env.step(np.zeros(3, np.int64))
         assert not term.any() and trunc.all() == (t == 1000) and np.all(info["elapsed_step"] == t)
     env.close()
+
+
+def test_nchain_transitions_match_envpool():
+    """EnvPool 1.2.5's NChain-v0 (slip 0.2, n 5, small 2, large 10): the same transition frequencies.
+
+    Both draw their slips from their own generators, so the comparison is of distributions: for each state
+    and action, the counts of (next state, reward) by chi-square over 30,000 random steps each.
+    """
+    envpool = pytest.importorskip("envpool")
+    stats = pytest.importorskip("scipy.stats")
+    steps = 30_000
+
+    def counts(make) -> dict:
+        env = make()
+        obs, _ = env.reset()
+        rng = np.random.default_rng(5)
+        out: dict = {}
+        resets = False  # the step after a truncation is the reset (both autoreset on the next step)
+        for _ in range(steps):
+            a = int(rng.integers(2))
+            nxt, reward, _, trunc, _ = env.step(np.array([a]))
+            if not resets:
+                key = (int(obs[0]), a)
+                out.setdefault(key, {}).setdefault((int(nxt[0]), float(reward[0])), 0)
+                out[key][(int(nxt[0]), float(reward[0]))] += 1
+            obs, resets = nxt, bool(trunc[0])
+        env.close()
+        return out
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = counts(lambda: envpool.make_gymnasium("NChain-v0", num_envs=1, seed=5))
+    ours = counts(lambda: rlpool.make("NChain-v0", num_envs=1, seed=5))
+    assert set(ours) == set(theirs)
+    for key in ours:
+        outcomes = sorted(set(ours[key]) | set(theirs[key]))
+        assert set(ours[key]) == set(theirs[key]), (key, ours[key], theirs[key])
+        table = np.array([[ours[key].get(o, 0) for o in outcomes], [theirs[key].get(o, 0) for o in outcomes]])
+        if table.shape[1] > 1:
+            assert stats.chi2_contingency(table).pvalue > 1e-3, (key, table)

@@ -59,6 +59,7 @@ DETERMINISTIC = [
     ("FrozenLake8x8-v1", {"is_slippery": False}),
     ("FrozenLake-v1", {"is_slippery": False, "desc": CUSTOM_DESC}),
     ("CliffWalking-v1", {}),
+    ("CliffWalking-v0", {}),  # EnvPool's id: gymnasium's CliffWalking-v1
     ("Taxi-v4", {}),
     ("Taxi-v3", {}),  # gymnasium's Taxi-v4 without rain
 ]
