@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import re
 import sys
 import types
@@ -134,7 +135,13 @@ def sync_to_ours(env, g: gym.Env, obs: np.ndarray, info: dict, where: str) -> No
 def run_parity(task_id: str, *, steps: int, seed: int, max_episode_steps: int, action_dtype=np.float64, **options):
     """Step rlpool and gymnasium side by side and compare everything; returns counts of episode ends."""
     env = rlpool.make(task_id, num_envs=1, seed=seed, max_episode_steps=max_episode_steps, **options)
-    g = gym_env(task_id, max_episode_steps, **gym_kwargs(task_id, options))
+    kwargs = gym_kwargs(task_id, options)
+    # gymnasium's v4 classes fix frame_skip in their constructor: the reference is the same class with its
+    # frame_skip attribute set, which is all that option changes (each step runs that many mj_steps).
+    skip = kwargs.pop("frame_skip", None) if task_id.endswith("-v4") else None
+    g = gym_env(task_id, max_episode_steps, **kwargs)
+    if skip is not None:
+        g.unwrapped.frame_skip = skip
     space = g.action_space
     rng = np.random.default_rng(seed)
     obs, info = env.reset()
@@ -267,6 +274,13 @@ OPTION_CASES = [
     ("Swimmer-v4", {"exclude_current_positions_from_observation": False, "ctrl_cost_weight": 0.1}),
     ("Swimmer-v5", {"forward_reward_weight": 3.0}),
     ("Walker2d-v4", {"terminate_when_unhealthy": False, "healthy_z_min": 1.1}),
+    # The v4 tasks whose only option is frame_skip (see run_parity).
+    ("Reacher-v4", {"frame_skip": 4}),
+    ("Pusher-v4", {"frame_skip": 3}),
+    ("InvertedPendulum-v4", {"frame_skip": 4}),
+    ("InvertedDoublePendulum-v4", {"frame_skip": 3}),
+    ("HumanoidStandup-v4", {"frame_skip": 3}),
+    ("HalfCheetah-v4", {"frame_skip": 2}),
     (
         "Walker2d-v5",
         {"healthy_angle_min": -0.3, "healthy_angle_max": 0.3, "exclude_current_positions_from_observation": False},
@@ -284,6 +298,20 @@ def test_step_parity_options(task_id, options):
     assert all(spec.config[k] == v for k, v in options.items())
     if options.get("terminate_when_unhealthy") is False:
         assert ends["terminated"] == 0
+
+
+FULL = os.environ.get("RLPOOL_FULL_REFERENCE") == "1"
+# Tasks whose random-action episodes live to gymnasium's time limit (the others fall well before it).
+LONG = TASKS if FULL else ["HalfCheetah-v5", "Swimmer-v4", "Ant-v5", "Reacher-v5", "Pusher-v4"]
+
+
+@pytest.mark.parametrize("task_id", LONG)
+def test_step_parity_to_the_time_limit(task_id):
+    # Whole episodes under gymnasium's own time limit (1000 steps for most, 50 Reacher, 100 Pusher).
+    limit = gym.spec(task_id).max_episode_steps
+    ends = run_parity(task_id, steps=limit + 5, seed=21, max_episode_steps=limit)
+    if task_id.split("-")[0] in ("HalfCheetah", "Swimmer", "Reacher", "Pusher"):
+        assert ends["truncated"] >= 1, ends  # these never terminate
 
 
 def test_options_that_terminate_really_terminate():
@@ -361,6 +389,116 @@ def test_reset_distribution_matches_gymnasium(task_id):
         assert 0.85 < o.std() / r.std() < 1.18, (task_id, k, o.std(), r.std())
         d = ks_two_sample(o, r)
         assert d < ks_critical(n, n), (task_id, k, d)
+
+
+class RecordingGenerator:
+    """A numpy Generator that records the draws gymnasium's reset_model makes (kind, bounds, values)."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.calls: list[tuple] = []
+
+    def uniform(self, low=0.0, high=1.0, size=None):  # noqa: ANN001, ANN201
+        v = self.rng.uniform(low, high, size)
+        self.calls.append(("uniform", np.broadcast_to(low, np.shape(v)), np.broadcast_to(high, np.shape(v)), v))
+        return v
+
+    def standard_normal(self, size=None):  # noqa: ANN001, ANN201
+        v = self.rng.standard_normal(size)
+        self.calls.append(("normal", None, None, v))
+        return v
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        return getattr(self.rng, name)
+
+
+def gymnasium_noise(task_id: str) -> tuple[np.ndarray, list]:
+    """Each qpos/qvel component's reset distribution, as gymnasium's own reset_model draws it.
+
+    gymnasium's reset is run twice with a recording generator: a component is ``init + U(low, high)`` when it
+    equals init plus the recorded uniform draw of its size (nq for qpos, nv for qvel) both times, and
+    ``init + sigma * N(0, 1)`` when (value - init) / the recorded normal draw gives the same sigma both times;
+    ``("fixed", value)`` when it never moves; ``("other",)`` otherwise (Reacher's goal, Pusher's cylinder:
+    rejection-sampled, left to the two-sample test above). Returns the initial state and the list.
+    """
+    g = gym_env(task_id).unwrapped
+    nq, nv = g.model.nq, g.model.nv
+    init = np.concatenate([g.init_qpos, g.init_qvel]).copy()
+    runs = []
+    g.reset(seed=5)
+    for _ in range(2):
+        rec = RecordingGenerator(g.np_random)
+        g._np_random = rec
+        g.reset()
+        g._np_random = rec.rng
+        runs.append((np.concatenate([g.data.qpos, g.data.qvel]).copy(), rec.calls))
+    g.close()
+    kinds = []
+    for k in range(nq + nv):
+        size, index = (nq, k) if k < nq else (nv, k - nq)
+        guesses = set()
+        for state, calls in runs:
+            found = None
+            d = state[k] - init[k]
+            tol = 1e-12 * (1 + abs(init[k]))  # (init + u) - init is u up to the rounding of the sum
+            for kind, low, high, v in (c for c in calls if np.shape(c[3]) == (size,)):
+                if kind == "uniform" and abs(d - v[index]) <= tol:
+                    found = ("uniform", float(low[index]), float(high[index]))
+                    break
+            if found is None and state[k] == init[k]:
+                found = ("fixed", float(init[k]))
+            normals = [c for c in calls if c[0] == "normal" and np.shape(c[3]) == (size,)]
+            if found is None and len(normals) == 1 and normals[0][3][index] != 0:
+                found = ("normal", round(float(d / normals[0][3][index]), 9))
+            guesses.add(found)
+        kinds.append(guesses.pop() if len(guesses) == 1 and None not in guesses else ("other",))
+    return init, kinds
+
+
+def kurtosis(x: np.ndarray) -> float:
+    z = (x - x.mean()) / x.std()
+    return float(np.mean(z**4))
+
+
+@pytest.mark.parametrize("task_id", TASKS)
+def test_reset_noise_is_gymnasiums_distribution(task_id):
+    # ours against the exact distributions gymnasium's reset_model draws from (bounds and scales as its
+    # code has them for this version), with 3000 resets: uniform bounds within 1 %, a normal's scale within
+    # 4 % and its shape (kurtosis 3 against a uniform's 1.8), one-sample KS for both.
+    init, kinds = gymnasium_noise(task_id)
+    assert any(k[0] in ("uniform", "normal") for k in kinds), kinds
+    n_envs, rounds = 500, 6
+    env = rlpool.make(task_id, num_envs=n_envs, seed=77)
+    ours = []
+    for r in range(rounds):
+        env.reset(seed=77 + r * n_envs)
+        ours.extend(np.frombuffer(env.get_state(i), dtype=np.float64) for i in range(n_envs))
+    env.close()
+    ours = np.array(ours)
+    n = len(ours)
+    crit = math.sqrt(-0.5 * math.log(KS_ALPHA / 2)) / math.sqrt(n)
+    for k, kind in enumerate(kinds):
+        d = ours[:, k] - init[k]
+        where = (task_id, k, kind)
+        if kind[0] == "fixed":
+            assert np.all(ours[:, k] == kind[1]), where
+        elif kind[0] == "uniform":
+            low, high = kind[1], kind[2]
+            width = high - low
+            assert low - 1e-12 * abs(low) <= d.min() and d.max() <= high + 1e-12 * abs(high), where
+            assert d.min() < low + 0.01 * width and d.max() > high - 0.01 * width, where
+            u = np.sort((d - low) / width)
+            ks = np.max(np.maximum(np.arange(1, n + 1) / n - u, u - np.arange(n) / n))
+            assert ks < crit, (where, ks)
+            assert abs(kurtosis(d) - 1.8) < 0.25, (where, kurtosis(d))
+        elif kind[0] == "normal":
+            sigma = kind[1]
+            assert abs(d.std() / sigma - 1) < 0.04, (where, d.std())
+            assert abs(kurtosis(d) - 3.0) < 0.6, (where, kurtosis(d))
+            z = np.sort(d / sigma)
+            cdf = 0.5 * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
+            ks = np.max(np.maximum(np.arange(1, n + 1) / n - cdf, cdf - np.arange(n) / n))
+            assert ks < crit, (where, ks)
 
 
 def test_reset_noise_is_uniform_or_normal_as_gymnasium_draws_it():
