@@ -352,6 +352,17 @@ def ks_critical(n: int, m: int) -> float:
     return math.sqrt(-0.5 * math.log(KS_ALPHA / 2)) * math.sqrt((n + m) / (n * m))
 
 
+def reset_states(task_id: str, n_envs: int, rounds: int, seed: int) -> np.ndarray:
+    """qpos + qvel of rlpool's envs after ``rounds`` seeded resets of ``n_envs`` envs (all seeds distinct)."""
+    env = rlpool.make(task_id, num_envs=n_envs, seed=seed)
+    states = []
+    for r in range(rounds):
+        env.reset(seed=seed + r * n_envs)
+        states.extend(np.frombuffer(env.get_state(i), dtype=np.float64) for i in range(n_envs))
+    env.close()
+    return np.array(states)
+
+
 @pytest.mark.parametrize("task_id", TASKS)
 def test_reset_distribution_matches_gymnasium(task_id):
     n_envs, rounds = 100, 8
@@ -366,13 +377,7 @@ def test_reset_distribution_matches_gymnasium(task_id):
     ref = np.array(ref)
     g.close()
 
-    env = rlpool.make(task_id, num_envs=n_envs, seed=1000)
-    ours = []
-    for r in range(rounds):
-        env.reset(seed=1000 + r * n_envs)
-        ours.extend(np.frombuffer(env.get_state(i), dtype=np.float64) for i in range(n_envs))
-    env.close()
-    ours = np.array(ours)
+    ours = reset_states(task_id, n_envs, rounds, seed=1000)
     assert ours.shape == ref.shape
     assert len(np.unique(ours, axis=0)) == n
 
@@ -467,14 +472,7 @@ def test_reset_noise_is_gymnasiums_distribution(task_id):
     # 4 % and its shape (kurtosis 3 against a uniform's 1.8), one-sample KS for both.
     init, kinds = gymnasium_noise(task_id)
     assert any(k[0] in ("uniform", "normal") for k in kinds), kinds
-    n_envs, rounds = 500, 6
-    env = rlpool.make(task_id, num_envs=n_envs, seed=77)
-    ours = []
-    for r in range(rounds):
-        env.reset(seed=77 + r * n_envs)
-        ours.extend(np.frombuffer(env.get_state(i), dtype=np.float64) for i in range(n_envs))
-    env.close()
-    ours = np.array(ours)
+    ours = reset_states(task_id, n_envs=500, rounds=6, seed=77)
     n = len(ours)
     crit = math.sqrt(-0.5 * math.log(KS_ALPHA / 2)) / math.sqrt(n)
     for k, kind in enumerate(kinds):
