@@ -59,6 +59,8 @@ class TaskSpec:
 
 
 _TASKS: dict[str, TaskSpec] = {}
+_ALIASES: dict[str, TaskSpec] = {}
+"""Other names of registered tasks (EnvPool's ``phys2d/CartPole-v1``, ...): made like tasks, not listed."""
 _ENV_TYPES: dict[str, list[tuple[str, Any, str]]] = {name: opts for name, opts in _core.env_types()}
 
 
@@ -112,15 +114,48 @@ def register(
     )
 
 
+def register_alias(alias: str, target: str, **env_defaults: Any) -> None:
+    """Register ``alias`` as another name of the task ``target``, with some of its env options' defaults changed.
+
+    ``rlpool.make(alias)`` then makes ``target`` with those defaults (still overridable). Aliases are
+    not in ``list_all_envs()``; ``list_aliases()`` lists them.
+    """
+    if alias in _TASKS or alias in _ALIASES:
+        raise ValueError(f"task {alias!r} is already registered")
+    t = task(target)
+    known = {name for name, _, _ in _ENV_TYPES[t.env_type]} | set(t.task_options)
+    unknown = sorted(set(env_defaults) - known)
+    if unknown:
+        raise ValueError(f"{alias}: {unknown} are not options of {target}; valid: {sorted(known)}")
+    _ALIASES[alias] = TaskSpec(
+        alias, t.env_type, t.max_episode_steps, t.reward_threshold, {**t.env_defaults, **env_defaults},
+        t.task_options, t.gymnasium_id or t.task_id, t.prepare, t.episode_steps,
+    )
+
+
+def list_aliases() -> list[str]:
+    """The ids registered with ``register_alias``, sorted."""
+    return sorted(_ALIASES)
+
+
+def is_task(task_id: object) -> bool:
+    """Whether ``task_id`` is a registered task id or alias."""
+    return isinstance(task_id, str) and (task_id in _TASKS or task_id in _ALIASES)
+
+
 def list_all_envs() -> list[str]:
     """All registered task ids, sorted."""
     return sorted(_TASKS)
 
 
 def task(task_id: str) -> TaskSpec:
-    """The registered task ``task_id``; an unknown id raises a ValueError that suggests the likely ones."""
+    """The registered task (or alias) ``task_id``; an unknown id raises a ValueError that suggests the likely ones."""
     try:
         return _TASKS[task_id]
+    except (KeyError, TypeError):
+        pass
+    try:
+        return _ALIASES[task_id]
     except (KeyError, TypeError):
         raise ValueError(unknown_task_message(task_id)) from None
 

@@ -74,13 +74,15 @@ using Array = nb::ndarray<nb::ro, nb::device::cpu>;
 struct Entry {
   std::shared_ptr<Block> block;
   std::vector<nb::object> arrays;  // one per layout field
+  nb::object reward32;              // EnvPool mode: the rewards as float32, made on first use
+  float* reward32_data = nullptr;
 
   bool free() const {
     if (block->owned_by_pool) return false;
     for (const auto& a : arrays) {
       if (Py_REFCNT(a.ptr()) != 1) return false;
     }
-    return true;
+    return !reward32.is_valid() || Py_REFCNT(reward32.ptr()) == 1;
   }
 };
 
@@ -132,6 +134,7 @@ class PyPool {
 
   nb::tuple step(nb::handle actions, nb::handle env_id) {
     Guard g(this);
+    if (envpool_mode_ && !env_id.is_none() && pool_->is_sync()) return step_sync_ids(actions, to_ids(env_id));
     if (env_id.is_none() && pool_->is_sync()) {
       pool_->check_env_ids(all_ids_, false);
       write_actions(actions, all_ids_);
@@ -245,6 +248,11 @@ class PyPool {
   int num_threads() const { return pool_->options().num_threads; }
   int max_episode_steps() const { return pool_->options().max_episode_steps; }
   bool export_discount() const { return export_discount_; }
+  bool envpool_mode() const { return envpool_mode_; }
+  void set_envpool_mode(bool on) {
+    envpool_mode_ = on;
+    pool_->set_first_step_resets(on);
+  }
   void set_export_discount(bool on) { export_discount_ = on; }
 
  private:
@@ -375,13 +383,25 @@ class PyPool {
     const auto* base = static_cast<const std::byte*>(arr.data());
     const auto item = static_cast<std::int64_t>(arr.itemsize());
     if (pool_->spec().discrete_action()) {
-      if (code != nb::dlpack::dtype_code::Int && code != nb::dlpack::dtype_code::UInt) {
+      const bool is_float = code == nb::dlpack::dtype_code::Float && (d.bits == 32 || d.bits == 64);
+      // EnvPool mode casts float actions to int as EnvPool does (toward zero); rlpool's own API refuses them.
+      if (code != nb::dlpack::dtype_code::Int && code != nb::dlpack::dtype_code::UInt && !(envpool_mode_ && is_float)) {
         throw nb::type_error(("discrete actions must be integers, got dtype " + describe_dtype(d)).c_str());
       }
       const auto high = static_cast<std::int64_t>(spec.high.at(0));
       scratch_int_.resize(n);
       for (std::size_t i = 0; i < n; ++i) {
         const std::byte* p = base + static_cast<std::int64_t>(i) * arr.stride(0) * item;
+        if (is_float) {
+          const double f = d.bits == 32 ? static_cast<double>(*reinterpret_cast<const float*>(p))
+                                        : *reinterpret_cast<const double*>(p);
+          if (!(f > -1.0 && f < static_cast<double>(high) + 1.0)) {  // NaN fails too
+            throw nb::value_error(("action " + std::to_string(f) + " for env " + std::to_string(ids[i]) +
+                                   " is out of range [0, " + std::to_string(high) + "]").c_str());
+          }
+          scratch_int_[i] = static_cast<std::int64_t>(f);
+          continue;
+        }
         const std::int64_t v = read_int(p, d);
         if (v < 0 || v > high) {
           throw nb::value_error(("action " + int_str(p, d) + " for env " + std::to_string(ids[i]) +
@@ -421,6 +441,23 @@ class PyPool {
     for (std::size_t i = 0; i < n; ++i) {
       std::memcpy(pool_->action_slot(ids[i]), scratch_float_.data() + i * dim, dim * sizeof(double));
     }
+  }
+
+  // EnvPool mode, sync: step only `ids`; the result has every env's row (the others repeat their latest
+  // results, as a partial reset's do), for the caller to pick the rows of `ids`.
+  nb::tuple step_sync_ids(nb::handle actions, const std::vector<int>& ids) {
+    pool_->check_env_ids(ids, false);
+    write_actions(actions, ids);
+    Entry& e = acquire();
+    if (ids.size() != static_cast<std::size_t>(pool_->num_envs()) && last_) e.block->copy_rows_from(*last_);
+    try {
+      nb::gil_scoped_release release;
+      pool_->step_into(ids, *e.block);
+    } catch (const Interrupted&) {
+      throw nb::python_error();
+    }
+    last_ = e.block;
+    return result(e, true);
   }
 
   // step() and async reset() are send + recv: refuse up front what recv() would
@@ -533,8 +570,9 @@ class PyPool {
     return d;
   }
 
-  nb::tuple result(const Entry& e, bool with_final) const {
+  nb::tuple result(Entry& e, bool with_final) const {
     const Layout& lay = *pool_->layout();
+    if (envpool_mode_) return envpool_result(e, with_final);
     nb::dict info;
     info["env_id"] = e.arrays[lay.env_id()];
     info["elapsed_step"] = e.arrays[lay.elapsed_step()];
@@ -553,12 +591,42 @@ class PyPool {
                           e.arrays[lay.truncated()], info);
   }
 
+  // EnvPool 1.x's layout: float32 rewards; info = env_id, players {env_id}, the task's entries, elapsed_step.
+  nb::tuple envpool_result(Entry& e, bool with_final) const {
+    const Layout& lay = *pool_->layout();
+    const int rows = e.block->rows();
+    if (!e.reward32.is_valid()) {
+      e.reward32 = nb::module_::import_("numpy").attr("empty")(rows, "float32");
+      e.reward32_data = nb::cast<nb::ndarray<float, nb::device::cpu>>(e.reward32).data();
+    }
+    for (int r = 0; r < rows; ++r) e.reward32_data[r] = static_cast<float>(e.block->at<double>(lay.reward(), r));
+    nb::dict info;
+    nb::object env_id = e.arrays[lay.env_id()];
+    info["env_id"] = env_id;
+    nb::dict players;
+    players["env_id"] = env_id;
+    info["players"] = players;
+    for (std::size_t i = 0; i < lay.num_info; ++i) info[lay.fields[lay.info(i)].name.c_str()] = e.arrays[lay.info(i)];
+    info["elapsed_step"] = e.arrays[lay.elapsed_step()];
+    if (with_final && lay.has_final()) {
+      nb::dict final_info;
+      final_info["elapsed_step"] = e.arrays[lay.final_elapsed_step()];
+      for (std::size_t i = 0; i < lay.num_info; ++i) {
+        final_info[lay.fields[lay.final_info(i)].name.c_str()] = e.arrays[lay.final_info(i)];
+      }
+      info["_rlpool_final"] = nb::make_tuple(obs_of(e, lay.final_obs(0)), final_info);
+    }
+    if (export_discount_ && lay.has_discount()) info["_rlpool_discount"] = e.arrays[lay.discount()];
+    return nb::make_tuple(obs_of(e, 0), e.reward32, e.arrays[lay.terminated()], e.arrays[lay.truncated()], info);
+  }
+
   std::unique_ptr<Pool> pool_;
   std::vector<int> all_ids_;
   std::vector<Entry> cache_;
   std::size_t next_ = 0;
   std::shared_ptr<Block> last_;  // sync: the latest full result, for partial resets
   bool export_discount_ = false;  // results carry info["_rlpool_discount"] (envs with their own discount)
+  bool envpool_mode_ = false;     // rlpool.compat.envpool: EnvPool's result layout and leniencies
   std::mutex api_mu_;
   std::vector<std::int64_t> scratch_int_;
   std::vector<double> scratch_float_;
@@ -625,5 +693,9 @@ NB_MODULE(_rlpool_core, m) {
       .def_prop_ro("num_threads", &PyPool::num_threads)
       .def_prop_ro("max_episode_steps", &PyPool::max_episode_steps)
       .def_prop_rw("export_discount", &PyPool::export_discount, &PyPool::set_export_discount,
-                   "Put the env's own discount (if it has one) in info['_rlpool_discount'] (for dm_env).");
+                   "Put the env's own discount (if it has one) in info['_rlpool_discount'] (for dm_env).")
+      .def_prop_rw("envpool_mode", &PyPool::envpool_mode, &PyPool::set_envpool_mode,
+                   "EnvPool 1.x's behaviour (rlpool.compat.envpool): float32 rewards, EnvPool's info layout, "
+                   "a first step without reset resets, float actions for a discrete space are cast, and a sync "
+                   "pool may step a subset of its envs (the result still has every env's row).");
 }

@@ -20,7 +20,6 @@ from rlpool.compat.envpool import (
     DMEnvPool,
     EnvSpec,
     GymnasiumEnvPool,
-    envpool_info,
     list_all_envs,
     resolve_spec,
 )
@@ -84,19 +83,19 @@ class GymEnvPool(GymnasiumEnvPool):
 
     def step(self, action: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step; returns ``(obs, reward, done, info)``."""
-        return self._four(self._pool.step(action, env_id))
+        return self._four(super().step(action, env_id))
 
     def recv(self, reset: bool = False, return_info: bool = True) -> Any:
         """Wait for the next batch; ``reset=True`` returns the reset result as ``reset()`` does."""
-        result = self._four(self._pool.recv())
+        result = self._four(super().recv())
         if reset:
             return (result[0], result[3]) if return_info else result[0]
         return result
 
     def _four(self, result: tuple) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, reward, terminated, truncated, info = result
-        out = envpool_info(info)
+        out = dict(info)
         elapsed = out.pop("elapsed_step")
         out["TimeLimit.truncated"] = truncated & ~terminated
         out["elapsed_step"] = elapsed
-        return obs, reward.astype(np.float32), terminated | truncated, out
+        return obs, reward, terminated | truncated, out
