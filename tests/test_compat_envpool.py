@@ -384,7 +384,7 @@ def test_bad_arguments(call, error, match):
 
 
 def test_bad_actions_raise():
-    """Float actions for a Discrete space are cast as EnvPool casts them (astype int32); rlpool's own API refuses them."""
+    """Float actions for a Discrete space are cast as EnvPool casts them (astype int32); rlpool refuses them."""
     envs = compat.make("CartPole-v1", "gym", num_envs=2)
     envs.reset()
     native = rlpool.make("CartPole-v1", num_envs=2)

@@ -767,40 +767,6 @@ def _rows(obs: Any, info: dict[str, Any], ids: np.ndarray) -> tuple[Any, dict[st
     return _pick(obs, ids), _pick(info, ids)
 
 
-def _pick(value: Any, ids: np.ndarray) -> Any:
-    """Rows ``ids`` of every array in a (nested) result."""
-    if isinstance(value, np.ndarray):
-        return value[ids]
-    if isinstance(value, dict):
-        return {k: _pick(v, ids) for k, v in value.items()}
-    if isinstance(value, tuple):
-        return tuple(_pick(v, ids) for v in value)
-    return value
-
-
-_EnvPoolMixin = EnvPool  # the name other modules of this package used
-
-
-def envpool_info(info: dict[str, Any]) -> dict[str, Any]:
-    """Reorder rlpool's info into EnvPool's: ``env_id``, ``players``, task entries, ``elapsed_step``."""
-    env_id = info["env_id"]
-    out = {"env_id": env_id, "players": {"env_id": env_id}, **info}
-    if len(out) > 3:  # task entries follow elapsed_step in rlpool's order; EnvPool puts it last
-        out["elapsed_step"] = out.pop("elapsed_step")
-    return out
-
-
-def _rows(obs: Any, info: dict[str, Any], ids: np.ndarray) -> tuple[Any, dict[str, Any]]:
-    """The rows ``ids`` of a sync batch (whose row i is env i)."""
-    if isinstance(obs, dict):
-        obs = {k: v[ids] for k, v in obs.items()}
-    elif isinstance(obs, tuple):
-        obs = tuple(v[ids] for v in obs)
-    else:
-        obs = obs[ids]
-    return obs, {k: v[ids] for k, v in info.items()}
-
-
 class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
     """EnvPool 1.x's gymnasium pool over an rlpool pool.
 
