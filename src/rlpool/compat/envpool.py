@@ -348,8 +348,11 @@ class _MujocoLayout(FamilyLayout):
         out["xml_file"] = os.path.basename(out["xml_file"])  # EnvPool reports the asset's name
         contact = out.pop(self.contact_option, self.name in ("Ant", "Humanoid") and self.v5) \
             if self.contact_option else self.name in ("Ant", "Humanoid") and self.v5
-        out.update({"frame_stack": 1, **self.fixed, "use_contact_force": contact,
-                    "gymnasium_v5_render_camera": self.v5})
+        mode = out.pop("autoreset_mode")  # stays last, after EnvPool's MuJoCo switches
+        out.update({"frame_stack": 1, **self.fixed})
+        if self.name in ("Ant", "Humanoid"):  # the two EnvPool tasks with the switch
+            out["use_contact_force"] = contact
+        out.update({"gymnasium_v5_render_camera": self.v5, "autoreset_mode": mode})
         return out
 
 
