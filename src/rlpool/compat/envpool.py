@@ -600,7 +600,7 @@ class EnvSpec:
         }
         space = self.observation_space
         arrays = self.rlpool_spec.arrays
-        if arrays.obs_kind == "array" or self.layout.observation_space(space) is not self.rlpool_spec.observation_space:
+        if arrays.obs_kind == "array" or type(self.layout).observation_space is not FamilyLayout.observation_space:
             if arrays.obs_kind == "array":
                 state["obs"] = ArraySpec.of(arrays.obs[0])
             else:
