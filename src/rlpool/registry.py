@@ -59,8 +59,8 @@ class TaskSpec:
 
 
 _TASKS: dict[str, TaskSpec] = {}
-_ALIASES: dict[str, TaskSpec] = {}
-"""Other names of registered tasks (EnvPool's ``phys2d/CartPole-v1``, ...): made like tasks, not listed."""
+_ALIASES: dict[str, tuple[str, dict[str, Any]]] = {}
+"""Other names of registered tasks, for API layers that accept them (EnvPool's ``phys2d/CartPole-v1``, ...)."""
 _ENV_TYPES: dict[str, list[tuple[str, Any, str]]] = {name: opts for name, opts in _core.env_types()}
 
 
@@ -117,8 +117,8 @@ def register(
 def register_alias(alias: str, target: str, **env_defaults: Any) -> None:
     """Register ``alias`` as another name of the task ``target``, with some of its env options' defaults changed.
 
-    ``rlpool.make(alias)`` then makes ``target`` with those defaults (still overridable). Aliases are
-    not in ``list_all_envs()``; ``list_aliases()`` lists them.
+    Aliases are for API layers that speak another library's ids (``rlpool.compat.envpool``): they look
+    them up with ``resolve_alias``. rlpool's own ``make`` and ``list_all_envs()`` do not know them.
     """
     if alias in _TASKS or alias in _ALIASES:
         raise ValueError(f"task {alias!r} is already registered")
@@ -127,20 +127,17 @@ def register_alias(alias: str, target: str, **env_defaults: Any) -> None:
     unknown = sorted(set(env_defaults) - known)
     if unknown:
         raise ValueError(f"{alias}: {unknown} are not options of {target}; valid: {sorted(known)}")
-    _ALIASES[alias] = TaskSpec(
-        alias, t.env_type, t.max_episode_steps, t.reward_threshold, {**t.env_defaults, **env_defaults},
-        t.task_options, t.gymnasium_id or t.task_id, t.prepare, t.episode_steps,
-    )
+    _ALIASES[alias] = (target, dict(env_defaults))
+
+
+def resolve_alias(task_id: str) -> tuple[str, dict[str, Any]]:
+    """``(task id, env option defaults)`` an alias stands for; a task id stands for itself with no defaults."""
+    return _ALIASES.get(task_id, (task_id, {})) if isinstance(task_id, str) else (task_id, {})
 
 
 def list_aliases() -> list[str]:
     """The ids registered with ``register_alias``, sorted."""
     return sorted(_ALIASES)
-
-
-def is_task(task_id: object) -> bool:
-    """Whether ``task_id`` is a registered task id or alias."""
-    return isinstance(task_id, str) and (task_id in _TASKS or task_id in _ALIASES)
 
 
 def list_all_envs() -> list[str]:
@@ -149,13 +146,9 @@ def list_all_envs() -> list[str]:
 
 
 def task(task_id: str) -> TaskSpec:
-    """The registered task (or alias) ``task_id``; an unknown id raises a ValueError that suggests the likely ones."""
+    """The registered task ``task_id``; an unknown id raises a ValueError that suggests the likely ones."""
     try:
         return _TASKS[task_id]
-    except (KeyError, TypeError):
-        pass
-    try:
-        return _ALIASES[task_id]
     except (KeyError, TypeError):
         raise ValueError(unknown_task_message(task_id)) from None
 

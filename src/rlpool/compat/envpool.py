@@ -40,7 +40,14 @@ import rlpool
 from rlpool.dm_steps import StepTypes
 from rlpool.gymnasium_env import GymnasiumVectorEnv, unpack_final
 from rlpool.pool_owner import PoolOwner
-from rlpool.registry import MAX_ENVS, check_int, is_task, list_aliases, register_alias, unknown_task_message
+from rlpool.registry import (
+    MAX_ENVS,
+    check_int,
+    list_aliases,
+    register_alias,
+    resolve_alias,
+    unknown_task_message,
+)
 from rlpool.registry import EnvSpec as RlpoolEnvSpec
 
 try:  # EnvPool's dm pools are dm_env.Environments; dm-env is an optional extra
@@ -181,7 +188,8 @@ def resolve_spec(
     base_path = opts.pop("base_path", _BASE_PATH)
     if not isinstance(base_path, str):
         raise TypeError(f"base_path must be a str, got {base_path!r}")
-    if not isinstance(task_id, str) or not is_task(task_id):
+    target, alias_defaults = resolve_alias(task_id)
+    if not isinstance(task_id, str) or target not in rlpool.list_all_envs():
         message = unknown_task_message(task_id).replace("rlpool.list_all_envs()", "envpool.list_all_envs()")
         raise UnknownTaskError(message)
     try:
@@ -192,8 +200,8 @@ def resolve_spec(
         seed, env_seed, pool_seed = _resolve_seeds(opts.pop("seed", 42), opts.pop("env_seed", None), num_envs)
     except ValueError as e:
         raise EnvPoolError(str(e)) from None
-    layout = family_layout(task_id)
-    opts = layout.options(opts)
+    layout = family_layout(target)
+    opts = {**alias_defaults, **layout.options(opts)}
     return_info = opts.pop("gym_reset_return_info", return_info_default)
     if not isinstance(return_info, (bool, np.bool_)):
         raise TypeError(f"gym_reset_return_info must be a bool, got {return_info!r}")
@@ -203,7 +211,7 @@ def resolve_spec(
             "in rlpool.compat.envpool_legacy"
         )
     num_threads = opts.get("num_threads", 0)
-    rl = RlpoolEnvSpec(task_id, seed=pool_seed, gym_reset_return_info=bool(return_info), **opts)
+    rl = RlpoolEnvSpec(target, seed=pool_seed, gym_reset_return_info=bool(return_info), **opts)
     c = rl.config
     config: dict[str, Any] = {
         "num_envs": c["num_envs"],
