@@ -16,12 +16,18 @@ take EnvPool's arguments and return objects that behave as EnvPool 1.2.5's do:
 * ``make_dm`` gives ``dm_env.TimeStep`` batches whose observation is a ``State``
   namedtuple (``env_id``, ``players``, observation entries, info entries).
 
+* As EnvPool's: the pools are ``gymnasium.Env``/``dm_env.Environment`` instances; a first
+  ``step`` without ``reset`` resets; a sync pool steps a subset of its envs; dict actions;
+  float actions for a Discrete space are cast to int; ``make_spec(...).action_array_spec`` /
+  ``state_array_spec``; EnvPool's ids (``phys2d/...``, ``tabular/...``, MuJoCo ``-v2``/``-v3``)
+  and MuJoCo options; ``EnvPoolError`` for what EnvPool asserts. docs/integrations.md lists it all.
+
 Deliberate differences from EnvPool 1.2.5, each a fix: ``reset(seed=...)`` re-seeds
 (EnvPool warns and ignores it); dm ``discount`` is 1 on truncation (EnvPool gives 0) and
 ``reward_spec``/``discount_spec`` say float32 as the data is (EnvPool says float64);
-bad actions (float actions for a Discrete space, out-of-range values, wrong shapes) raise
-instead of being cast or crashing; ``num_envs``/``single_*_space`` may be assigned, as
-CleanRL's scripts do. Rendering and XLA are not supported.
+out-of-range actions and wrong shapes raise instead of reaching the env or crashing;
+``num_envs``/``single_*_space`` may be assigned, as CleanRL's scripts do. Rendering and XLA
+are not supported.
 """
 
 from __future__ import annotations
