@@ -21,15 +21,12 @@ import gym
 import numpy as np
 
 
-class PPOEpisodeStats(gym.Wrapper):
-    """ppo_atari_envpool.py's wrapper: returns over all lives (ends on lives == 0 when the game has lives)."""
+class EpisodeStats(gym.Wrapper):
+    """What both scripts' ``RecordEpisodeStatistics`` share: per-env returns and lengths in ``info["r"]``/``["l"]``."""
 
     def __init__(self, env):
         super().__init__(env)
         self.num_envs = getattr(env, "num_envs", 1)
-        env.reset()
-        first = env.step(np.zeros(self.num_envs, dtype=int))[-1]
-        self.has_lives = bool(first["lives"].sum() > 0)
 
     def reset(self, **kwargs):
         obs = super().reset(**kwargs)
@@ -45,38 +42,31 @@ class PPOEpisodeStats(gym.Wrapper):
         self.len += 1
         self.out_ret[:] = self.ret
         self.out_len[:] = self.len
-        ended = (info["lives"] == 0) if self.has_lives else done
+        ended = self.ended(done, info)
         self.ret *= 1 - ended
         self.len *= 1 - ended
         info["r"], info["l"] = self.out_ret, self.out_len
         return obs, reward, done, info
 
 
-class PQNEpisodeStats(gym.Wrapper):
-    """pqn_atari_envpool.py's wrapper: episodes end on ``info["terminated"]``."""
+class PPOEpisodeStats(EpisodeStats):
+    """ppo_atari_envpool.py's: probes ``info["lives"]`` once; ends on lives == 0 when the game has lives."""
 
     def __init__(self, env):
         super().__init__(env)
-        self.num_envs = getattr(env, "num_envs", 1)
+        env.reset()
+        first = env.step(np.zeros(self.num_envs, dtype=int))[-1]
+        self.has_lives = bool(first["lives"].sum() > 0)
 
-    def reset(self, **kwargs):
-        obs = super().reset(**kwargs)
-        self.ret = np.zeros(self.num_envs, dtype=np.float32)
-        self.len = np.zeros(self.num_envs, dtype=np.int32)
-        self.out_ret = np.zeros(self.num_envs, dtype=np.float32)
-        self.out_len = np.zeros(self.num_envs, dtype=np.int32)
-        return obs
+    def ended(self, done, info):
+        return (info["lives"] == 0) if self.has_lives else done
 
-    def step(self, action):
-        obs, reward, done, info = super().step(action)
-        self.ret += info["reward"]
-        self.len += 1
-        self.out_ret[:] = self.ret
-        self.out_len[:] = self.len
-        self.ret *= 1 - info["terminated"]
-        self.len *= 1 - info["terminated"]
-        info["r"], info["l"] = self.out_ret, self.out_len
-        return obs, reward, done, info
+
+class PQNEpisodeStats(EpisodeStats):
+    """pqn_atari_envpool.py's: episodes end on ``info["terminated"]``."""
+
+    def ended(self, done, info):
+        return info["terminated"]
 
 
 def run(script: str, env_id: str, num_envs: int, num_steps: int, iterations: int, seed: int) -> dict:

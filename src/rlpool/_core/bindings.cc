@@ -577,6 +577,14 @@ class PyPool {
     info["env_id"] = e.arrays[lay.env_id()];
     info["elapsed_step"] = e.arrays[lay.elapsed_step()];
     for (std::size_t i = 0; i < lay.num_info; ++i) info[lay.fields[lay.info(i)].name.c_str()] = e.arrays[lay.info(i)];
+    add_private_entries(e, info, with_final);
+    return nb::make_tuple(obs_of(e, 0), e.arrays[lay.reward()], e.arrays[lay.terminated()],
+                          e.arrays[lay.truncated()], info);
+  }
+
+  // The entries the Python faces take out of info: SameStep's final rows, the env's own discount.
+  void add_private_entries(const Entry& e, nb::dict& info, bool with_final) const {
+    const Layout& lay = *pool_->layout();
     if (with_final && lay.has_final()) {
       nb::dict final_info;
       final_info["elapsed_step"] = e.arrays[lay.final_elapsed_step()];
@@ -587,8 +595,6 @@ class PyPool {
     }
     // Only the dm adapter asks for it: gymnasium-style info stays as EnvPool's.
     if (export_discount_ && lay.has_discount()) info["_rlpool_discount"] = e.arrays[lay.discount()];
-    return nb::make_tuple(obs_of(e, 0), e.arrays[lay.reward()], e.arrays[lay.terminated()],
-                          e.arrays[lay.truncated()], info);
   }
 
   // EnvPool 1.x's layout: float32 rewards; info = env_id, players {env_id}, the task's entries, elapsed_step.
@@ -608,15 +614,7 @@ class PyPool {
     info["players"] = players;
     for (std::size_t i = 0; i < lay.num_info; ++i) info[lay.fields[lay.info(i)].name.c_str()] = e.arrays[lay.info(i)];
     info["elapsed_step"] = e.arrays[lay.elapsed_step()];
-    if (with_final && lay.has_final()) {
-      nb::dict final_info;
-      final_info["elapsed_step"] = e.arrays[lay.final_elapsed_step()];
-      for (std::size_t i = 0; i < lay.num_info; ++i) {
-        final_info[lay.fields[lay.final_info(i)].name.c_str()] = e.arrays[lay.final_info(i)];
-      }
-      info["_rlpool_final"] = nb::make_tuple(obs_of(e, lay.final_obs(0)), final_info);
-    }
-    if (export_discount_ && lay.has_discount()) info["_rlpool_discount"] = e.arrays[lay.discount()];
+    add_private_entries(e, info, with_final);
     return nb::make_tuple(obs_of(e, 0), e.reward32, e.arrays[lay.terminated()], e.arrays[lay.truncated()], info);
   }
 
