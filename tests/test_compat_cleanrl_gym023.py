@@ -32,9 +32,10 @@ def _python(root: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def gym023_python(request) -> Path:
+def gym023_python(request, tmp_path_factory) -> Path:
     """A python with gym 0.23.1 and this environment's packages (made once, cached across runs)."""
-    root = Path(request.config.cache.mkdir("rlpool-gym023-venv"))
+    cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider: made for this run only
+    root = Path(cache.mkdir("rlpool-gym023-venv")) if cache is not None else tmp_path_factory.mktemp("gym023")
     python = _python(root)
     marker = root / "gym-0.23.1.ok"
     if not marker.exists():
