@@ -606,14 +606,18 @@ class PyPool {
       e.reward32_data = nb::cast<nb::ndarray<float, nb::device::cpu>>(e.reward32).data();
     }
     for (int r = 0; r < rows; ++r) e.reward32_data[r] = static_cast<float>(e.block->at<double>(lay.reward(), r));
+    if (keys_.empty()) {  // the dict keys as Python strings, made once: this runs on every step
+      for (const char* k : {"env_id", "players", "elapsed_step"}) keys_.push_back(nb::str(k));
+      for (std::size_t i = 0; i < lay.num_info; ++i) keys_.push_back(nb::str(lay.fields[lay.info(i)].name.c_str()));
+    }
     nb::dict info;
     nb::object env_id = e.arrays[lay.env_id()];
-    info["env_id"] = env_id;
+    info[keys_[0]] = env_id;
     nb::dict players;
-    players["env_id"] = env_id;
-    info["players"] = players;
-    for (std::size_t i = 0; i < lay.num_info; ++i) info[lay.fields[lay.info(i)].name.c_str()] = e.arrays[lay.info(i)];
-    info["elapsed_step"] = e.arrays[lay.elapsed_step()];
+    players[keys_[0]] = env_id;
+    info[keys_[1]] = players;
+    for (std::size_t i = 0; i < lay.num_info; ++i) info[keys_[3 + i]] = e.arrays[lay.info(i)];
+    info[keys_[2]] = e.arrays[lay.elapsed_step()];
     add_private_entries(e, info, with_final);
     return nb::make_tuple(obs_of(e, 0), e.reward32, e.arrays[lay.terminated()], e.arrays[lay.truncated()], info);
   }
@@ -625,6 +629,7 @@ class PyPool {
   std::shared_ptr<Block> last_;  // sync: the latest full result, for partial resets
   bool export_discount_ = false;  // results carry info["_rlpool_discount"] (envs with their own discount)
   bool envpool_mode_ = false;     // rlpool.compat.envpool: EnvPool's result layout and leniencies
+  mutable std::vector<nb::object> keys_;  // EnvPool mode's info keys: env_id, players, elapsed_step, the task's
   std::mutex api_mu_;
   std::vector<std::int64_t> scratch_int_;
   std::vector<double> scratch_float_;
