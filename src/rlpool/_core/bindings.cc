@@ -134,26 +134,23 @@ class PyPool {
 
   nb::tuple step(nb::handle actions, nb::handle env_id) {
     Guard g(this);
-    if (envpool_mode_ && !env_id.is_none() && pool_->is_sync()) return step_sync_ids(actions, to_ids(env_id));
-    if (env_id.is_none() && pool_->is_sync()) {
-      pool_->check_env_ids(all_ids_, false);
-      write_actions(actions, all_ids_);
-      Entry& e = acquire();
-      try {
-        nb::gil_scoped_release release;
-        pool_->step_all(*e.block);
-      } catch (const Interrupted&) {
-        throw nb::python_error();
-      }
-      last_ = e.block;
-      return result(e, true);
+    if (envpool_mode_ && PyDict_Check(actions.ptr())) {
+      auto [action, ids] = unpack_dict_action(actions, env_id);
+      return envpool_step(action, ids);
     }
+    if (envpool_mode_ && !env_id.is_none()) return envpool_step(actions, env_id);
+    if (env_id.is_none() && pool_->is_sync()) return step_all_now(actions);
     send_impl(actions, env_id, false, /*then_recv=*/true);
     return recv_impl();
   }
 
   void send(nb::handle actions, nb::handle env_id) {
     Guard g(this);
+    if (envpool_mode_ && PyDict_Check(actions.ptr())) {
+      auto [action, ids] = unpack_dict_action(actions, env_id);
+      send_impl(action, ids, false, /*then_recv=*/false);
+      return;
+    }
     send_impl(actions, env_id, false, /*then_recv=*/false);
   }
 
@@ -443,8 +440,78 @@ class PyPool {
     }
   }
 
+  // EnvPool's dict action {"env_id", "players.env_id" (or "players": {"env_id"}), "action"} -> (action, env_id);
+  // an explicit `env_id` wins over the dict's.
+  static std::pair<nb::object, nb::object> unpack_dict_action(nb::handle actions, nb::handle env_id) {
+    nb::dict flat;
+    for (auto [key, value] : nb::borrow<nb::dict>(actions)) {
+      if (PyDict_Check(value.ptr())) {
+        for (auto [k, v] : nb::borrow<nb::dict>(value)) flat[nb::str("{}.{}").format(key, k)] = v;
+      } else {
+        flat[key] = value;
+      }
+    }
+    bool ok = flat.contains("action");
+    for (auto [key, value] : flat) {
+      const auto k = nb::cast<std::string>(nb::str(key));
+      ok = ok && (k == "action" || k == "env_id" || k == "players.env_id");
+    }
+    if (!ok) {
+      nb::list keys = nb::list(flat.attr("keys")());
+      keys.sort();
+      throw nb::value_error(("a dict action needs the key 'action' (and may have 'env_id', 'players.env_id'), got " +
+                             nb::cast<std::string>(nb::repr(keys))).c_str());
+    }
+    nb::object ids = env_id.is_none() && flat.contains("env_id") ? nb::object(flat["env_id"]) : nb::borrow(env_id);
+    return {nb::object(flat["action"]), ids};
+  }
+
+  // EnvPool mode with env ids: async, send + recv; sync, step only those envs and return their rows, in
+  // the order of `env_id` (EnvPool's answer).
+  nb::tuple envpool_step(nb::handle actions, nb::handle env_id) {
+    if (env_id.is_none() || !pool_->is_sync()) {
+      if (env_id.is_none() && pool_->is_sync()) return step_all_now(actions);
+      send_impl(actions, env_id, false, /*then_recv=*/true);
+      return recv_impl();
+    }
+    const std::vector<int> ids = to_ids(env_id);
+    nb::tuple full = step_sync_ids(actions, ids);
+    if (ids == all_ids_) return full;
+    nb::object index = nb::module_::import_("numpy").attr("array")(nb::cast(ids), "int64");
+    return nb::borrow<nb::tuple>(pick_rows(full, index));
+  }
+
+  // The rows `index` of every array in a (nested) result.
+  static nb::object pick_rows(nb::handle value, nb::handle index) {
+    if (PyDict_Check(value.ptr())) {
+      nb::dict out;
+      for (auto [k, v] : nb::borrow<nb::dict>(value)) out[k] = pick_rows(v, index);
+      return out;
+    }
+    if (PyTuple_Check(value.ptr())) {
+      nb::list out;
+      for (nb::handle v : nb::borrow<nb::tuple>(value)) out.append(pick_rows(v, index));
+      return nb::tuple(out);
+    }
+    return value[index];
+  }
+
+  nb::tuple step_all_now(nb::handle actions) {
+    pool_->check_env_ids(all_ids_, false);
+    write_actions(actions, all_ids_);
+    Entry& e = acquire();
+    try {
+      nb::gil_scoped_release release;
+      pool_->step_all(*e.block);
+    } catch (const Interrupted&) {
+      throw nb::python_error();
+    }
+    last_ = e.block;
+    return result(e, true);
+  }
+
   // EnvPool mode, sync: step only `ids`; the result has every env's row (the others repeat their latest
-  // results, as a partial reset's do), for the caller to pick the rows of `ids`.
+  // results, as a partial reset's do).
   nb::tuple step_sync_ids(nb::handle actions, const std::vector<int>& ids) {
     pool_->check_env_ids(ids, false);
     write_actions(actions, ids);
@@ -680,8 +747,9 @@ NB_MODULE(_rlpool_core, m) {
                     const std::vector<std::uint64_t>&, int, const std::string&>(),
            "env_type"_a, "config"_a, "num_envs"_a, "batch_size"_a, "num_threads"_a, "thread_affinity_offset"_a,
            "seeds"_a, "max_episode_steps"_a, "autoreset_mode"_a)
-      .def("step", &PyPool::step, "actions"_a, "env_id"_a = nb::none())
-      .def("send", &PyPool::send, "actions"_a, "env_id"_a = nb::none())
+      // "action", EnvPool's name: the EnvPool layer hands this method out as its own step().
+      .def("step", &PyPool::step, "action"_a, "env_id"_a = nb::none())
+      .def("send", &PyPool::send, "action"_a, "env_id"_a = nb::none())
       .def("recv", &PyPool::recv)
       .def("reset", &PyPool::reset, "env_id"_a = nb::none(), "seed_ids"_a = std::vector<int>{},
            "seeds"_a = std::vector<std::uint64_t>{})

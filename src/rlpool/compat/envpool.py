@@ -685,7 +685,8 @@ class EnvPool:
 
     The pool runs in the engine's EnvPool mode: float32 rewards and EnvPool's info layout straight from
     the engine, a first ``step`` without ``reset`` resets (as EnvPool's does), float actions for a
-    Discrete space are cast to int, and a sync pool may step a subset of its envs.
+    Discrete space are cast to int, dict actions are taken (``step``/``send``), and a sync pool may step
+    a subset of its envs (their rows come back, in ``env_id``'s order).
     """
 
     spec: EnvSpec
@@ -702,30 +703,6 @@ class EnvPool:
         self._info_keys = spec.info_keys
         own = spec.rlpool_spec.arrays.info_names
         self._reorder_info = tuple(self._info_keys) != tuple(own)
-
-    def _envpool_action(self, action: Any, env_id: Any) -> tuple[Any, Any]:
-        """A dict action (``env_id``, ``players.env_id``, ``action``; flat or nested) -> ``(action, env_id)``."""
-        flat: dict[str, Any] = {}
-        for key, value in action.items():
-            if isinstance(value, dict):
-                flat.update((f"{key}.{k}", v) for k, v in value.items())
-            else:
-                flat[key] = value
-        unknown = set(flat) - {"env_id", "players.env_id", "action"}
-        if unknown or "action" not in flat:
-            raise ValueError(
-                f"a dict action needs the key 'action' (and may have 'env_id', 'players.env_id'), got {sorted(flat)}"
-            )
-        if env_id is None:
-            env_id = flat.get("env_id")
-        return flat["action"], env_id
-
-    def _select(self, result: tuple, env_id: Any) -> tuple:
-        """A sync step of ``env_id`` only: its rows, in ``env_id``'s order (the engine returns every env's)."""
-        ids = np.asarray(env_id).reshape(-1)
-        if ids.shape[0] == self.config["num_envs"] and (ids == self.all_env_ids).all():
-            return result
-        return _pick(result, ids)
 
     def _envpool_info(self, info: dict[str, Any]) -> dict[str, Any]:
         """The engine's EnvPool-mode info with the task's entries in EnvPool's order."""
@@ -800,8 +777,10 @@ class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
         self.observation_space = self.single_observation_space
         self.action_space = self.single_action_space
         self.is_vector_env = True
-        # The fast path: the engine's result is EnvPool's as it is.
+        # The fast path: the engine's result is EnvPool's as it is, so its step() is this pool's.
         self._plain = spec.layout.plain and not self._same_step and not spec.zero_keys and not self._reorder_info
+        if self._plain and type(self).step is GymnasiumEnvPool.step:
+            self.step = self._pool.step  # type: ignore[method-assign]
 
     def reset(
         self, env_id: Any = None, *, seed: Any = None, options: dict[str, Any] | None = None
@@ -828,18 +807,7 @@ class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
 
         A first step before any ``reset()`` resets, as EnvPool's does.
         """
-        if env_id is None and self._plain and type(action) is not dict:
-            return self._pool.step(action, None)
-        if type(action) is dict:
-            action, env_id = self._envpool_action(action, env_id)
-        result = self._to(self._pool.step(action, env_id))
-        return result if env_id is None or self.is_async else self._select(result, env_id)
-
-    def send(self, action: Any, env_id: Any = None) -> None:
-        """Queue actions (an array or EnvPool's dict) for ``env_id`` (default: all envs) and return at once."""
-        if type(action) is dict:
-            action, env_id = self._envpool_action(action, env_id)
-        self._pool.send(action, env_id)
+        return self._to(self._pool.step(action, env_id))
 
     def recv(self, reset: bool = False, return_info: bool = True) -> Any:
         """Wait for the next batch; ``reset=True`` returns ``(obs, info)`` as EnvPool's does."""
@@ -908,18 +876,7 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
 
         ``action`` may be EnvPool's dict; a first step before any ``reset()`` resets (FIRST rows).
         """
-        if type(action) is dict:
-            action, env_id = self._envpool_action(action, env_id)
-        result = self._pool.step(action, env_id)
-        if env_id is not None and not self.is_async:
-            result = self._select(result, env_id)
-        return self._timestep(result)
-
-    def send(self, action: Any, env_id: Any = None) -> None:
-        """Queue actions (an array or EnvPool's dict) for ``env_id`` (default: all envs) and return at once."""
-        if type(action) is dict:
-            action, env_id = self._envpool_action(action, env_id)
-        self._pool.send(action, env_id)
+        return self._timestep(self._pool.step(action, env_id))
 
     def recv(self, reset: bool = False, return_info: bool = True) -> Any:
         """Wait for the next ``batch_size`` results."""
