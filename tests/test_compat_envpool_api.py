@@ -335,6 +335,19 @@ def test_ant_info_keys_in_envpools_order():
     assert list(compat.make_dm("Ant-v5").observation_spec()._fields) == ["env_id", "players", "obs", *expected[2:-1]]
 
 
+# ---------------------------------------------------------------- 12. speed: no Python per step
+
+
+def test_plain_pools_step_is_the_engines():
+    """A pool whose results need no reshaping hands out the engine's step (the layer costs nothing per call)."""
+    envs = compat.make_gymnasium("CartPole-v1", num_envs=2)
+    assert envs.step.__self__ is envs._pool
+    legacy_envs = legacy.make_gym("CartPole-v1", num_envs=2)
+    assert getattr(legacy_envs.step, "__self__", None) is legacy_envs  # the 4-tuple API has its own step
+    blackjack = compat.make_gymnasium("Blackjack-v1", num_envs=2)
+    assert blackjack.step.__self__ is blackjack  # reshaped observations: the Python step
+
+
 # ---------------------------------------------------------------- 9. exports
 
 
