@@ -183,11 +183,14 @@ def test_array_specs_same_as_envpool(task):
             assert a[key].shape == list(b[key].shape), key
             # rlpool's MuJoCo actions are float32 as gymnasium's; EnvPool's float64.
             assert a[key].dtype == b[key].dtype or (task == "Ant-v4" and key == "action"), key
-            if key != "info:terminated":  # Atari: EnvPool declares [0, 1], rlpool no bounds
-                np.testing.assert_allclose(a[key].minimum, b[key].minimum, rtol=1e-6, err_msg=key)
-                np.testing.assert_allclose(a[key].maximum, b[key].maximum, rtol=1e-6, err_msg=key)
+            np.testing.assert_allclose(a[key].minimum, b[key].minimum, rtol=1e-6, err_msg=key)
+            np.testing.assert_allclose(a[key].maximum, b[key].maximum, rtol=1e-6, err_msg=key)
     if task != "Ant-v4":
         assert repr(ours.action_spec()) == repr(theirs.action_spec())
+    if task == "Pong-v5":  # every dm observation spec EnvPool has, as EnvPool has it (ram aside)
+        theirs_state = theirs.observation_spec()
+        for name, spec in ours.observation_spec()._asdict().items():
+            assert repr(spec) == repr(getattr(theirs_state, name)), name
 
 
 # ---------------------------------------------------------------- 6. Blackjack's observation

@@ -269,6 +269,9 @@ class FamilyLayout:
     info_order: tuple[str, ...] = ()
     """EnvPool's order of the task's info entries (those rlpool has; the rest follow in rlpool's order)."""
 
+    info_bounds: dict[str, tuple[Any, Any]] = {}  # noqa: RUF012 - read-only class default
+    """Bounds EnvPool declares for info entries that rlpool's env leaves unbounded (for the specs)."""
+
     def options(self, opts: dict[str, Any]) -> dict[str, Any]:
         """EnvPool's make() options -> rlpool's (may raise EnvPoolError for values rlpool cannot honour)."""
         return opts
@@ -370,7 +373,11 @@ class _MujocoLayout(FamilyLayout):
         return out
 
 
-_LAYOUTS: dict[str, FamilyLayout] = {"Blackjack": _TupleAsInt32Box()}
+class _AtariLayout(FamilyLayout):
+    info_bounds = {"terminated": (0, 1)}  # noqa: RUF012 - EnvPool's spec: a DiscreteArray of 2 values
+
+
+_LAYOUTS: dict[str, FamilyLayout] = {"Blackjack": _TupleAsInt32Box(), "Atari": _AtariLayout()}
 _DEFAULT_LAYOUT = FamilyLayout()
 _MUJOCO_TYPES = ("Ant", "HalfCheetah", "Hopper", "Humanoid", "HumanoidStandup", "InvertedDoublePendulum",
                  "InvertedPendulum", "Pusher", "Reacher", "Swimmer", "Walker2d")
@@ -627,7 +634,9 @@ class EnvSpec:
                     np.float64, self.zero_keys[key], -np.inf, np.inf)
         info = {a.name: a for a in arrays.info}
         for key in self.info_keys:
-            state[f"info:{key}"] = ArraySpec.of(info[key], info=True)
+            state[f"info:{key}"] = a = ArraySpec.of(info[key], info=True)
+            if key in self.layout.info_bounds:
+                a.minimum, a.maximum = self.layout.info_bounds[key]
         return state
 
     @property
