@@ -44,7 +44,7 @@ def gym023_python(request, tmp_path_factory) -> Path:
         purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                  check=True, capture_output=True, text=True).stdout.strip()
         Path(purelib, "_rlpool_outer_env.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-        pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--retries", "1", "--timeout", "20"]
+        pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--retries=1", "--timeout=20"]
         done = subprocess.run([*pip, GYM], capture_output=True, text=True, timeout=300)
         if done.returncode != 0:
             message = f"pip could not install {GYM} (no package index reachable?):\n{done.stderr[-2000:]}"
