@@ -319,8 +319,6 @@ def test_mujoco_options_are_taken_or_refused_with_the_reason():
         compat.make_spec("Ant-v5", post_constraint=False)
     with pytest.raises(compat.EnvPoolError, match="Hopper-v5"):
         compat.make_spec("Hopper-v4", legacy_healthy_reward=False)
-    with pytest.raises(compat.EnvPoolError, match="frame_stack"):
-        compat.make_spec("Hopper-v4", frame_stack=3)
     assert compat.make_spec("Walker2d-v5", xml_file="walker2d_v5.xml").config.xml_file == "walker2d_v5.xml"
     assert compat.make_spec("Hopper-v4", gymnasium_v5_render_camera=True)  # a rendering switch: no effect
 
@@ -401,3 +399,41 @@ def test_errors_are_also_valueerrors_with_a_message(case):
 def test_legacy_module_exports_the_same():
     assert legacy.EnvPool is compat.EnvPool and legacy.register is compat.register
     assert legacy.EnvPoolError is compat.EnvPoolError
+
+
+# ---------------------------------------------------------------- 8. MuJoCo frame_stack
+
+
+def check_frame_stack(module, k: int = 3) -> None:
+    """Stacked frames are the last ``k`` single observations, the newest last; a reset fills all ``k``."""
+    stacked = module.make_gymnasium("Hopper-v4", num_envs=2, frame_stack=k, seed=4, max_episode_steps=5)
+    single = module.make_gymnasium("Hopper-v4", num_envs=2, seed=4, max_episode_steps=5)
+    obs, _ = stacked.reset()
+    one, info = single.reset()
+    assert obs.shape == (2, k, 11) and stacked.observation_space.shape == (k, 11)
+    history = np.stack([one] * k, axis=1)
+    rng = np.random.default_rng(0)
+    for _ in range(12):  # two time-limit ends and their resets
+        act = rng.uniform(-1, 1, (2, 3))
+        obs = stacked.step(act)[0]
+        one, *_, info = single.step(act)
+        reset = info["elapsed_step"] == 0
+        history = np.where(reset[:, None, None], one[:, None], np.concatenate([history[:, 1:], one[:, None]], axis=1))
+        np.testing.assert_array_equal(obs, history)
+    assert module.make_spec("Hopper-v4", frame_stack=k).config.frame_stack == k
+
+
+@needs("Hopper-v4")
+@both
+def test_mujoco_frame_stack(module):
+    check_frame_stack(module)
+
+
+@needs("Hopper-v4")
+def test_mujoco_frame_stack_dm_and_bad_values():
+    assert compat.make_dm("Hopper-v4", num_envs=2, frame_stack=2).reset().observation.obs.shape == (2, 2, 11)
+    assert compat.make_spec("Hopper-v4", frame_stack=2).state_array_spec["obs"].shape == [2, 11]
+    with pytest.raises(compat.EnvPoolError, match="frame_stack"):
+        compat.make_spec("Hopper-v4", frame_stack=0)
+    with pytest.raises(TypeError, match="frame_stack"):
+        compat.make_spec("Hopper-v4", frame_stack=1.5)

@@ -207,6 +207,12 @@ def resolve_spec(
     except ValueError as e:
         raise EnvPoolError(str(e)) from None
     layout = family_layout(target)
+    # EnvPool's MuJoCo frame stacking, done by the pool faces here (FrameStack): not an env option.
+    frame_stack = opts.pop("frame_stack", 1) if isinstance(layout, _MujocoLayout) else 1
+    try:
+        frame_stack = check_int("frame_stack", frame_stack, 1, 1024)
+    except ValueError as e:
+        raise EnvPoolError(str(e)) from None
     opts = {**alias_defaults, **layout.options(opts)}
     return_info = opts.pop("gym_reset_return_info", return_info_default)
     if not isinstance(return_info, (bool, np.bool_)):
@@ -237,7 +243,12 @@ def resolve_spec(
     }
     if rl.task.env_type == "Atari":
         config = _atari_config(config)
-    return EnvSpec(task_id, rl, layout.config(config), layout)
+    config = layout.config(config)
+    if frame_stack != 1:
+        config["frame_stack"] = frame_stack
+    spec = EnvSpec(task_id, rl, config, layout)
+    spec.frame_stack = frame_stack
+    return spec
 
 
 # EnvPool's Atari config: no reward_threshold, the game as `task` (rlpool resolves it to `rom_path`).
@@ -334,9 +345,6 @@ class _MujocoLayout(FamilyLayout):
 
     def options(self, opts: dict[str, Any]) -> dict[str, Any]:
         opts = dict(opts)
-        stack = opts.pop("frame_stack", 1)
-        if stack != 1:
-            raise EnvPoolError(f"frame_stack={stack!r}: rlpool's MuJoCo tasks do not stack frames (only 1)")
         camera = opts.pop("gymnasium_v5_render_camera", self.v5)
         if not isinstance(camera, (bool, np.bool_)):
             raise TypeError(f"gymnasium_v5_render_camera must be a bool, got {camera!r}")
@@ -571,6 +579,8 @@ class EnvSpec:
         self.obs_keys: tuple[str, ...] = tuple(k for k, _ in keys) or tuple(own)
         """The observation keys EnvPool gives (for a dict observation)."""
         self.zero_keys: dict[str, tuple[int, ...]] = {k: shape for k, shape in keys if k not in own}
+        self.frame_stack = 1
+        """EnvPool's MuJoCo ``frame_stack``: observations of shape ``(frame_stack, *obs)``, the newest last."""
         """Keys EnvPool has that the task does not fill (a DeepMind Control domain's other tasks'): zeros."""
 
     def pad(self, obs: Any) -> Any:
@@ -624,6 +634,8 @@ class EnvSpec:
         if arrays.obs_kind == "array" or type(self.layout).observation_space is not FamilyLayout.observation_space:
             if arrays.obs_kind == "array":
                 state["obs"] = ArraySpec.of(arrays.obs[0])
+                if self.frame_stack > 1:
+                    state["obs"].shape = [self.frame_stack, *state["obs"].shape]
             else:
                 state["obs"] = ArraySpec(space.dtype, list(space.shape), _scalar_if_uniform(space.low),
                                          _scalar_if_uniform(space.high))
@@ -643,6 +655,11 @@ class EnvSpec:
     def observation_space(self) -> Any:
         """Single-env gymnasium observation space (with ``zero_keys`` as unbounded float64 boxes)."""
         space = self.layout.observation_space(self.rlpool_spec.observation_space)
+        if self.frame_stack > 1:
+            from gymnasium import spaces
+
+            k = self.frame_stack
+            return spaces.Box(np.stack([space.low] * k), np.stack([space.high] * k), (k, *space.shape), space.dtype)
         if not self.zero_keys:
             return space
         from collections import OrderedDict
@@ -689,6 +706,26 @@ class EnvSpec:
         return f"EnvSpec({self.id!r}, {body})"
 
 
+class FrameStack:
+    """EnvPool's MuJoCo frame stacking: each env's last ``k`` observations, the newest last.
+
+    A reset row (``elapsed_step`` 0) fills all ``k`` frames with its observation, as EnvPool's does.
+    """
+
+    def __init__(self, k: int, num_envs: int, shape: tuple[int, ...], dtype: Any) -> None:
+        self.frames = np.zeros((num_envs, k, *shape), dtype)
+
+    def __call__(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
+        ids = np.asarray(info["env_id"])
+        first = np.asarray(info["elapsed_step"]) == 0
+        frames = self.frames
+        frames[ids[first]] = obs[first][:, None]
+        going = ids[~first]
+        if going.size:
+            frames[going] = np.concatenate([frames[going, 1:], obs[~first][:, None]], axis=1)
+        return frames[ids]
+
+
 class EnvPool:
     """What every EnvPool pool has, whatever its API (EnvPool's ``envpool.EnvPool``): both faces derive from it.
 
@@ -712,6 +749,14 @@ class EnvPool:
         self._info_keys = spec.info_keys
         own = spec.rlpool_spec.arrays.info_names
         self._reorder_info = tuple(self._info_keys) != tuple(own)
+        obs = spec.rlpool_spec.arrays.obs[0]
+        self._stack = (FrameStack(spec.frame_stack, spec.config.num_envs, tuple(obs.shape), obs.dtype)
+                       if spec.frame_stack > 1 else None)
+
+    def _obs(self, obs: Any, info: dict[str, Any]) -> Any:
+        """Rlpool's observation batch as EnvPool gives it: the family's layout, padding, frame stacking."""
+        obs = self._layout.obs(self.spec.pad(obs))
+        return obs if self._stack is None else self._stack(obs, info)
 
     def _envpool_info(self, info: dict[str, Any]) -> dict[str, Any]:
         """The engine's EnvPool-mode info with the task's entries in EnvPool's order."""
@@ -787,7 +832,8 @@ class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
         self.action_space = self.single_action_space
         self.is_vector_env = True
         # The fast path: the engine's result is EnvPool's as it is, so its step() is this pool's.
-        self._plain = spec.layout.plain and not self._same_step and not spec.zero_keys and not self._reorder_info
+        self._plain = (spec.layout.plain and not self._same_step and not spec.zero_keys and not self._reorder_info
+                       and self._stack is None)
         if self._plain and type(self).step is GymnasiumEnvPool.step:
             self.step = self._pool.step  # type: ignore[method-assign]
 
@@ -809,7 +855,7 @@ class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
             obs, info = self._pool.reset(env_id)
             if not self.is_async:  # sync rlpool returns every env's row; rows are in env-id order
                 obs, info = _rows(obs, info, np.asarray(env_id).reshape(-1))
-        return self._layout.obs(self.spec.pad(obs)), self._envpool_info(info)
+        return self._obs(obs, info), self._envpool_info(info)
 
     def step(self, action: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every env, or only ``env_id``'s (sync: their rows come back; async: send, then the next batch).
@@ -833,7 +879,7 @@ class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
         if self._same_step:
             unpack_final(result)
         obs, reward, terminated, truncated, info = result
-        return self._layout.obs(self.spec.pad(obs)), reward, terminated, truncated, self._envpool_info(info)
+        return self._obs(obs, info), reward, terminated, truncated, self._envpool_info(info)
 
 
 class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
@@ -919,7 +965,7 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
 
     def _state(self, obs: Any, info: dict[str, Any]) -> Any:
         env_id = info["env_id"]
-        obs = self.spec.layout.obs(obs)
+        obs = self.spec.layout.obs(obs) if self._stack is None else self._obs(obs, info)
         if self._obs_kind == "dict":
             entries = list(self.spec.pad(obs).values()) if self.spec.zero_keys else [obs[k] for k in self._obs_names]
         elif self._obs_kind == "tuple" and isinstance(obs, tuple):
