@@ -34,13 +34,18 @@ from rlpool import registry
 PEERS: tuple[str, ...] = (
     "rlpool-sync",
     "rlpool-async",
+    "rlpool-compat",
     "gym-sync",
     "gym-async",
     "envpool-sync",
     "envpool-async",
     "dm_control",
 )
-"""Every peer the benchmark knows, in the order they are run and shown."""
+"""Every peer the benchmark knows, in the order they are run and shown.
+
+``rlpool-compat`` is rlpool through its EnvPool layer (``rlpool.compat.envpool.make_gymnasium``, sync): what an
+EnvPool script gets after changing its import; next to ``rlpool-sync`` it shows the layer's cost.
+"""
 
 SEND_RECV_PEERS: frozenset[str] = frozenset({"rlpool-async", "envpool-async"})
 """Peers stepped EnvPool-style with ``recv()``/``send(actions, env_id)`` and ``batch_size < num_envs``.
@@ -250,6 +255,12 @@ def _make_rlpool(task: str, num_envs: int, actions: np.ndarray, asynchronous: bo
     return AsyncRunner(env, actions[:batch_size])
 
 
+def _make_rlpool_compat(task: str, num_envs: int, actions: np.ndarray) -> Runner:
+    import rlpool.compat.envpool as compat
+
+    return SyncRunner(compat.make_gymnasium(task, num_envs=num_envs, seed=ENV_SEED), actions, reseed=False)
+
+
 def _make_gym(task: str, num_envs: int, actions: np.ndarray, asynchronous: bool) -> Runner:
     import gymnasium
 
@@ -324,6 +335,7 @@ class DmControlRunner:
 _FACTORIES: dict[str, Callable[[str, int, np.ndarray], Runner]] = {
     "rlpool-sync": lambda t, n, a: _make_rlpool(t, n, a, False),
     "rlpool-async": lambda t, n, a: _make_rlpool(t, n, a, True),
+    "rlpool-compat": _make_rlpool_compat,
     "gym-sync": lambda t, n, a: _make_gym(t, n, a, False),
     "gym-async": lambda t, n, a: _make_gym(t, n, a, True),
     "envpool-sync": lambda t, n, a: _make_envpool(t, n, a, False),

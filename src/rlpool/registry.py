@@ -59,6 +59,8 @@ class TaskSpec:
 
 
 _TASKS: dict[str, TaskSpec] = {}
+_ALIASES: dict[str, tuple[str, dict[str, Any]]] = {}
+"""Other names of registered tasks, for API layers that accept them (EnvPool's ``phys2d/CartPole-v1``, ...)."""
 _ENV_TYPES: dict[str, list[tuple[str, Any, str]]] = {name: opts for name, opts in _core.env_types()}
 
 
@@ -110,6 +112,32 @@ def register(
         prepare,
         episode_steps,
     )
+
+
+def register_alias(alias: str, target: str, **env_defaults: Any) -> None:
+    """Register ``alias`` as another name of the task ``target``, with some of its env options' defaults changed.
+
+    Aliases are for API layers that speak another library's ids (``rlpool.compat.envpool``): they look
+    them up with ``resolve_alias``. rlpool's own ``make`` and ``list_all_envs()`` do not know them.
+    """
+    if alias in _TASKS or alias in _ALIASES:
+        raise ValueError(f"task {alias!r} is already registered")
+    t = task(target)
+    known = {name for name, _, _ in _ENV_TYPES[t.env_type]} | set(t.task_options)
+    unknown = sorted(set(env_defaults) - known)
+    if unknown:
+        raise ValueError(f"{alias}: {unknown} are not options of {target}; valid: {sorted(known)}")
+    _ALIASES[alias] = (target, dict(env_defaults))
+
+
+def resolve_alias(task_id: str) -> tuple[str, dict[str, Any]]:
+    """``(task id, env option defaults)`` an alias stands for; a task id stands for itself with no defaults."""
+    return _ALIASES.get(task_id, (task_id, {})) if isinstance(task_id, str) else (task_id, {})
+
+
+def list_aliases() -> list[str]:
+    """The ids registered with ``register_alias``, sorted."""
+    return sorted(_ALIASES)
 
 
 def list_all_envs() -> list[str]:

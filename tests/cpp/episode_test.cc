@@ -121,7 +121,21 @@ struct Harness {
 void never_reset_refuses_steps() {
   EpisodeState s;
   CHECK_EQ(step_refusal(s), StepRefusal::kNeverReset);
-  CHECK(!s.resets_next());
+  // The pool refuses the step unless it lets a first step reset (EnvPool mode); then the turn is a reset.
+  CHECK(s.resets_next());
+}
+
+void first_turn_of_a_never_reset_env_is_a_reset() {
+  Harness h(AutoresetMode::kNextStep);
+  h.turn(/*action=*/5);
+  CHECK_EQ(h.env.resets, 1);
+  CHECK_EQ(h.env.steps, 0);
+  CHECK_EQ(h.reward(), 0.0);
+  CHECK_EQ(h.elapsed_step(), 0);
+  CHECK(h.state.started);
+  h.turn(/*action=*/5);
+  CHECK_EQ(h.env.steps, 1);
+  CHECK_EQ(h.elapsed_step(), 1);
 }
 
 void requested_reset_starts_an_episode() {
@@ -362,6 +376,7 @@ void restored_state_may_be_stepped() {
 
 int main() {
   RUN(never_reset_refuses_steps);
+  RUN(first_turn_of_a_never_reset_env_is_a_reset);
   RUN(requested_reset_starts_an_episode);
   RUN(steps_count_elapsed);
   RUN(time_limit_truncates_then_next_step_resets);

@@ -74,13 +74,15 @@ using Array = nb::ndarray<nb::ro, nb::device::cpu>;
 struct Entry {
   std::shared_ptr<Block> block;
   std::vector<nb::object> arrays;  // one per layout field
+  nb::object reward32;              // EnvPool mode: the rewards as float32, made on first use
+  float* reward32_data = nullptr;
 
   bool free() const {
     if (block->owned_by_pool) return false;
     for (const auto& a : arrays) {
       if (Py_REFCNT(a.ptr()) != 1) return false;
     }
-    return true;
+    return !reward32.is_valid() || Py_REFCNT(reward32.ptr()) == 1;
   }
 };
 
@@ -132,25 +134,23 @@ class PyPool {
 
   nb::tuple step(nb::handle actions, nb::handle env_id) {
     Guard g(this);
-    if (env_id.is_none() && pool_->is_sync()) {
-      pool_->check_env_ids(all_ids_, false);
-      write_actions(actions, all_ids_);
-      Entry& e = acquire();
-      try {
-        nb::gil_scoped_release release;
-        pool_->step_all(*e.block);
-      } catch (const Interrupted&) {
-        throw nb::python_error();
-      }
-      last_ = e.block;
-      return result(e, true);
+    if (envpool_mode_ && PyDict_Check(actions.ptr())) {
+      auto [action, ids] = unpack_dict_action(actions, env_id);
+      return envpool_step(action, ids);
     }
+    if (envpool_mode_ && !env_id.is_none()) return envpool_step(actions, env_id);
+    if (env_id.is_none() && pool_->is_sync()) return step_all_now(actions);
     send_impl(actions, env_id, false, /*then_recv=*/true);
     return recv_impl();
   }
 
   void send(nb::handle actions, nb::handle env_id) {
     Guard g(this);
+    if (envpool_mode_ && PyDict_Check(actions.ptr())) {
+      auto [action, ids] = unpack_dict_action(actions, env_id);
+      send_impl(action, ids, false, /*then_recv=*/false);
+      return;
+    }
     send_impl(actions, env_id, false, /*then_recv=*/false);
   }
 
@@ -245,6 +245,11 @@ class PyPool {
   int num_threads() const { return pool_->options().num_threads; }
   int max_episode_steps() const { return pool_->options().max_episode_steps; }
   bool export_discount() const { return export_discount_; }
+  bool envpool_mode() const { return envpool_mode_; }
+  void set_envpool_mode(bool on) {
+    envpool_mode_ = on;
+    pool_->set_first_step_resets(on);
+  }
   void set_export_discount(bool on) { export_discount_ = on; }
 
  private:
@@ -375,13 +380,25 @@ class PyPool {
     const auto* base = static_cast<const std::byte*>(arr.data());
     const auto item = static_cast<std::int64_t>(arr.itemsize());
     if (pool_->spec().discrete_action()) {
-      if (code != nb::dlpack::dtype_code::Int && code != nb::dlpack::dtype_code::UInt) {
+      const bool is_float = code == nb::dlpack::dtype_code::Float && (d.bits == 32 || d.bits == 64);
+      // EnvPool mode casts float actions to int as EnvPool does (toward zero); rlpool's own API refuses them.
+      if (code != nb::dlpack::dtype_code::Int && code != nb::dlpack::dtype_code::UInt && !(envpool_mode_ && is_float)) {
         throw nb::type_error(("discrete actions must be integers, got dtype " + describe_dtype(d)).c_str());
       }
       const auto high = static_cast<std::int64_t>(spec.high.at(0));
       scratch_int_.resize(n);
       for (std::size_t i = 0; i < n; ++i) {
         const std::byte* p = base + static_cast<std::int64_t>(i) * arr.stride(0) * item;
+        if (is_float) {
+          const double f = d.bits == 32 ? static_cast<double>(*reinterpret_cast<const float*>(p))
+                                        : *reinterpret_cast<const double*>(p);
+          if (!(f > -1.0 && f < static_cast<double>(high) + 1.0)) {  // NaN fails too
+            throw nb::value_error(("action " + std::to_string(f) + " for env " + std::to_string(ids[i]) +
+                                   " is out of range [0, " + std::to_string(high) + "]").c_str());
+          }
+          scratch_int_[i] = static_cast<std::int64_t>(f);
+          continue;
+        }
         const std::int64_t v = read_int(p, d);
         if (v < 0 || v > high) {
           throw nb::value_error(("action " + int_str(p, d) + " for env " + std::to_string(ids[i]) +
@@ -421,6 +438,93 @@ class PyPool {
     for (std::size_t i = 0; i < n; ++i) {
       std::memcpy(pool_->action_slot(ids[i]), scratch_float_.data() + i * dim, dim * sizeof(double));
     }
+  }
+
+  // EnvPool's dict action {"env_id", "players.env_id" (or "players": {"env_id"}), "action"} -> (action, env_id);
+  // an explicit `env_id` wins over the dict's.
+  static std::pair<nb::object, nb::object> unpack_dict_action(nb::handle actions, nb::handle env_id) {
+    nb::dict flat;
+    for (auto [key, value] : nb::borrow<nb::dict>(actions)) {
+      if (PyDict_Check(value.ptr())) {
+        for (auto [k, v] : nb::borrow<nb::dict>(value)) flat[nb::str("{}.{}").format(key, k)] = v;
+      } else {
+        flat[key] = value;
+      }
+    }
+    bool ok = flat.contains("action");
+    for (auto [key, value] : flat) {
+      const auto k = nb::cast<std::string>(nb::str(key));
+      ok = ok && (k == "action" || k == "env_id" || k == "players.env_id");
+    }
+    if (!ok) {
+      nb::list keys = nb::list(flat.attr("keys")());
+      keys.sort();
+      throw nb::value_error(("a dict action needs the key 'action' (and may have 'env_id', 'players.env_id'), got " +
+                             nb::cast<std::string>(nb::repr(keys))).c_str());
+    }
+    nb::object ids = env_id.is_none() && flat.contains("env_id") ? nb::object(flat["env_id"]) : nb::borrow(env_id);
+    return {nb::object(flat["action"]), ids};
+  }
+
+  // EnvPool mode with env ids: async, send + recv; sync, step only those envs and return their rows, in
+  // the order of `env_id` (EnvPool's answer).
+  nb::tuple envpool_step(nb::handle actions, nb::handle env_id) {
+    if (env_id.is_none() || !pool_->is_sync()) {
+      if (env_id.is_none() && pool_->is_sync()) return step_all_now(actions);
+      send_impl(actions, env_id, false, /*then_recv=*/true);
+      return recv_impl();
+    }
+    const std::vector<int> ids = to_ids(env_id);
+    nb::tuple full = step_sync_ids(actions, ids);
+    if (ids == all_ids_) return full;
+    nb::object index = nb::module_::import_("numpy").attr("array")(nb::cast(ids), "int64");
+    return nb::borrow<nb::tuple>(pick_rows(full, index));
+  }
+
+  // The rows `index` of every array in a (nested) result.
+  static nb::object pick_rows(nb::handle value, nb::handle index) {
+    if (PyDict_Check(value.ptr())) {
+      nb::dict out;
+      for (auto [k, v] : nb::borrow<nb::dict>(value)) out[k] = pick_rows(v, index);
+      return out;
+    }
+    if (PyTuple_Check(value.ptr())) {
+      nb::list out;
+      for (nb::handle v : nb::borrow<nb::tuple>(value)) out.append(pick_rows(v, index));
+      return nb::tuple(out);
+    }
+    return value[index];
+  }
+
+  nb::tuple step_all_now(nb::handle actions) {
+    pool_->check_env_ids(all_ids_, false);
+    write_actions(actions, all_ids_);
+    Entry& e = acquire();
+    try {
+      nb::gil_scoped_release release;
+      pool_->step_all(*e.block);
+    } catch (const Interrupted&) {
+      throw nb::python_error();
+    }
+    last_ = e.block;
+    return result(e, true);
+  }
+
+  // EnvPool mode, sync: step only `ids`; the result has every env's row (the others repeat their latest
+  // results, as a partial reset's do).
+  nb::tuple step_sync_ids(nb::handle actions, const std::vector<int>& ids) {
+    pool_->check_env_ids(ids, false);
+    write_actions(actions, ids);
+    Entry& e = acquire();
+    if (ids.size() != static_cast<std::size_t>(pool_->num_envs()) && last_) e.block->copy_rows_from(*last_);
+    try {
+      nb::gil_scoped_release release;
+      pool_->step_into(ids, *e.block);
+    } catch (const Interrupted&) {
+      throw nb::python_error();
+    }
+    last_ = e.block;
+    return result(e, true);
   }
 
   // step() and async reset() are send + recv: refuse up front what recv() would
@@ -533,12 +637,21 @@ class PyPool {
     return d;
   }
 
-  nb::tuple result(const Entry& e, bool with_final) const {
+  nb::tuple result(Entry& e, bool with_final) const {
     const Layout& lay = *pool_->layout();
+    if (envpool_mode_) return envpool_result(e, with_final);
     nb::dict info;
     info["env_id"] = e.arrays[lay.env_id()];
     info["elapsed_step"] = e.arrays[lay.elapsed_step()];
     for (std::size_t i = 0; i < lay.num_info; ++i) info[lay.fields[lay.info(i)].name.c_str()] = e.arrays[lay.info(i)];
+    add_private_entries(e, info, with_final);
+    return nb::make_tuple(obs_of(e, 0), e.arrays[lay.reward()], e.arrays[lay.terminated()],
+                          e.arrays[lay.truncated()], info);
+  }
+
+  // The entries the Python faces take out of info: SameStep's final rows, the env's own discount.
+  void add_private_entries(const Entry& e, nb::dict& info, bool with_final) const {
+    const Layout& lay = *pool_->layout();
     if (with_final && lay.has_final()) {
       nb::dict final_info;
       final_info["elapsed_step"] = e.arrays[lay.final_elapsed_step()];
@@ -549,8 +662,31 @@ class PyPool {
     }
     // Only the dm adapter asks for it: gymnasium-style info stays as EnvPool's.
     if (export_discount_ && lay.has_discount()) info["_rlpool_discount"] = e.arrays[lay.discount()];
-    return nb::make_tuple(obs_of(e, 0), e.arrays[lay.reward()], e.arrays[lay.terminated()],
-                          e.arrays[lay.truncated()], info);
+  }
+
+  // EnvPool 1.x's layout: float32 rewards; info = env_id, players {env_id}, the task's entries, elapsed_step.
+  nb::tuple envpool_result(Entry& e, bool with_final) const {
+    const Layout& lay = *pool_->layout();
+    const int rows = e.block->rows();
+    if (!e.reward32.is_valid()) {
+      e.reward32 = nb::module_::import_("numpy").attr("empty")(rows, "float32");
+      e.reward32_data = nb::cast<nb::ndarray<float, nb::device::cpu>>(e.reward32).data();
+    }
+    for (int r = 0; r < rows; ++r) e.reward32_data[r] = static_cast<float>(e.block->at<double>(lay.reward(), r));
+    if (keys_.empty()) {  // the dict keys as Python strings, made once: this runs on every step
+      for (const char* k : {"env_id", "players", "elapsed_step"}) keys_.push_back(nb::str(k));
+      for (std::size_t i = 0; i < lay.num_info; ++i) keys_.push_back(nb::str(lay.fields[lay.info(i)].name.c_str()));
+    }
+    nb::dict info;
+    nb::object env_id = e.arrays[lay.env_id()];
+    info[keys_[0]] = env_id;
+    nb::dict players;
+    players[keys_[0]] = env_id;
+    info[keys_[1]] = players;
+    for (std::size_t i = 0; i < lay.num_info; ++i) info[keys_[3 + i]] = e.arrays[lay.info(i)];
+    info[keys_[2]] = e.arrays[lay.elapsed_step()];
+    add_private_entries(e, info, with_final);
+    return nb::make_tuple(obs_of(e, 0), e.reward32, e.arrays[lay.terminated()], e.arrays[lay.truncated()], info);
   }
 
   std::unique_ptr<Pool> pool_;
@@ -559,6 +695,8 @@ class PyPool {
   std::size_t next_ = 0;
   std::shared_ptr<Block> last_;  // sync: the latest full result, for partial resets
   bool export_discount_ = false;  // results carry info["_rlpool_discount"] (envs with their own discount)
+  bool envpool_mode_ = false;     // rlpool.compat.envpool: EnvPool's result layout and leniencies
+  mutable std::vector<nb::object> keys_;  // EnvPool mode's info keys: env_id, players, elapsed_step, the task's
   std::mutex api_mu_;
   std::vector<std::int64_t> scratch_int_;
   std::vector<double> scratch_float_;
@@ -609,8 +747,9 @@ NB_MODULE(_rlpool_core, m) {
                     const std::vector<std::uint64_t>&, int, const std::string&>(),
            "env_type"_a, "config"_a, "num_envs"_a, "batch_size"_a, "num_threads"_a, "thread_affinity_offset"_a,
            "seeds"_a, "max_episode_steps"_a, "autoreset_mode"_a)
-      .def("step", &PyPool::step, "actions"_a, "env_id"_a = nb::none())
-      .def("send", &PyPool::send, "actions"_a, "env_id"_a = nb::none())
+      // "action", EnvPool's name: the EnvPool layer hands this method out as its own step().
+      .def("step", &PyPool::step, "action"_a, "env_id"_a = nb::none())
+      .def("send", &PyPool::send, "action"_a, "env_id"_a = nb::none())
       .def("recv", &PyPool::recv)
       .def("reset", &PyPool::reset, "env_id"_a = nb::none(), "seed_ids"_a = std::vector<int>{},
            "seeds"_a = std::vector<std::uint64_t>{})
@@ -625,5 +764,9 @@ NB_MODULE(_rlpool_core, m) {
       .def_prop_ro("num_threads", &PyPool::num_threads)
       .def_prop_ro("max_episode_steps", &PyPool::max_episode_steps)
       .def_prop_rw("export_discount", &PyPool::export_discount, &PyPool::set_export_discount,
-                   "Put the env's own discount (if it has one) in info['_rlpool_discount'] (for dm_env).");
+                   "Put the env's own discount (if it has one) in info['_rlpool_discount'] (for dm_env).")
+      .def_prop_rw("envpool_mode", &PyPool::envpool_mode, &PyPool::set_envpool_mode,
+                   "EnvPool 1.x's behaviour (rlpool.compat.envpool): float32 rewards, EnvPool's info layout, "
+                   "a first step without reset resets, float actions for a discrete space are cast, and a sync "
+                   "pool may step a subset of its envs (the result still has every env's row).");
 }

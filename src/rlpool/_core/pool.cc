@@ -138,6 +138,7 @@ void Pool::check_env_ids(const std::vector<int>& env_ids, bool reset) const {
       case StepRefusal::kNone:
         break;
       case StepRefusal::kNeverReset:
+        if (first_step_resets_) break;  // its turn is a reset (EpisodeState::resets_next)
         throw std::invalid_argument("env_id " + std::to_string(id) + " has not been reset: call reset() first");
       case StepRefusal::kFinished:
         throw std::invalid_argument("env_id " + std::to_string(id) +

@@ -95,6 +95,11 @@ class Pool {
   // Sync mode: step every env (actions already in the action slots) into `out`,
   // row i = env i. Runs inline on the caller when the batch is cheap.
   void step_all(Block& out);
+  // Sync mode: step only `env_ids` into their rows of `out` (other rows untouched).
+  void step_into(const std::vector<int>& env_ids, Block& out) { run_sync(env_ids, out, /*resets=*/false); }
+  // Whether a step of a never-reset env resets it (EnvPool's behaviour) instead of being refused.
+  bool first_step_resets() const { return first_step_resets_; }
+  void set_first_step_resets(bool on) { first_step_resets_ = on; }
   // Resets `env_ids` into their rows of `out` (other rows untouched).
   void reset_into(const std::vector<int>& env_ids, Block& out);
 
@@ -145,6 +150,7 @@ class Pool {
   std::vector<EnvSlot> envs_;
   std::vector<int> all_ids_;
   mutable std::vector<bool> seen_scratch_;
+  bool first_step_resets_ = false;
   std::vector<std::byte> actions_;
   std::size_t action_stride_ = 0;
   std::unique_ptr<Block> staging_;  // async: one row per env

@@ -16,12 +16,18 @@ take EnvPool's arguments and return objects that behave as EnvPool 1.2.5's do:
 * ``make_dm`` gives ``dm_env.TimeStep`` batches whose observation is a ``State``
   namedtuple (``env_id``, ``players``, observation entries, info entries).
 
+* As EnvPool's: the pools are ``gymnasium.Env``/``dm_env.Environment`` instances; a first
+  ``step`` without ``reset`` resets; a sync pool steps a subset of its envs; dict actions;
+  float actions for a Discrete space are cast to int; ``make_spec(...).action_array_spec`` /
+  ``state_array_spec``; EnvPool's ids (``phys2d/...``, ``tabular/...``, MuJoCo ``-v2``/``-v3``)
+  and MuJoCo options; ``EnvPoolError`` for what EnvPool asserts. docs/integrations.md lists it all.
+
 Deliberate differences from EnvPool 1.2.5, each a fix: ``reset(seed=...)`` re-seeds
 (EnvPool warns and ignores it); dm ``discount`` is 1 on truncation (EnvPool gives 0) and
 ``reward_spec``/``discount_spec`` say float32 as the data is (EnvPool says float64);
-bad actions (float actions for a Discrete space, out-of-range values, wrong shapes) raise
-instead of being cast or crashing; ``num_envs``/``single_*_space`` may be assigned, as
-CleanRL's scripts do. Rendering and XLA are not supported.
+out-of-range actions and wrong shapes raise instead of reaching the env or crashing;
+``num_envs``/``single_*_space`` may be assigned, as CleanRL's scripts do. Rendering and XLA
+are not supported.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
+import gymnasium
 import numpy as np
 
 import rlpool
@@ -40,19 +47,36 @@ from rlpool import registry
 from rlpool.dm_steps import StepTypes
 from rlpool.gymnasium_env import GymnasiumVectorEnv, unpack_final
 from rlpool.pool_owner import PoolOwner
-from rlpool.registry import MAX_ENVS, check_int
+from rlpool.registry import (
+    MAX_ENVS,
+    check_int,
+    list_aliases,
+    register_alias,
+    resolve_alias,
+    unknown_task_message,
+)
 from rlpool.registry import EnvSpec as RlpoolEnvSpec
 
+try:  # EnvPool's dm pools are dm_env.Environments; dm-env is an optional extra
+    from dm_env import Environment as _DMEnvironment
+except ImportError:  # pragma: no cover - only without the extra
+    _DMEnvironment = object  # type: ignore[assignment,misc]
+
 __all__ = [
+    "ArraySpec",
     "DMEnvPool",
+    "EnvPool",
+    "EnvPoolError",
     "EnvSpec",
     "GymnasiumEnvPool",
+    "UnknownTaskError",
     "list_all_envs",
     "make",
     "make_dm",
     "make_gym",
     "make_gymnasium",
     "make_spec",
+    "register",
 ]
 
 # The EnvPool API version this module follows (some scripts gate on it).
@@ -78,9 +102,51 @@ _BASE_PATH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _RENDER_OPTIONS = ("render_env_id", "render_width", "render_height", "render_camera_id")
 
 
+class EnvPoolError(ValueError, AssertionError):
+    """A bad argument, raised where EnvPool raises ``AssertionError``: catchable as either type.
+
+    EnvPool checks ``env_type``, seeds, ``num_envs`` and ``batch_size`` with ``assert``; scripts written
+    for it catch ``AssertionError``, rlpool's own code catches ``ValueError``.
+    """
+
+
+class UnknownTaskError(EnvPoolError, KeyError):
+    """An unknown task id: EnvPool's ``make`` raises ``AssertionError``, its ``make_spec`` ``KeyError``."""
+
+    __str__ = Exception.__str__  # KeyError's would quote the message
+
+
 def list_all_envs() -> list[str]:
-    """All task ids rlpool can make (EnvPool's ``list_all_envs``)."""
-    return rlpool.list_all_envs()
+    """All task ids rlpool can make, EnvPool's aliases (``phys2d/CartPole-v1``, ...) included."""
+    return sorted(rlpool.list_all_envs() + list_aliases())
+
+
+def register(
+    task_id: str,
+    import_path: str | None = None,
+    spec_cls: str | None = None,
+    dm_cls: str | None = None,
+    gymnasium_cls: str | None = None,
+    aliases: Sequence[str] = (),
+    *,
+    base: str | None = None,
+    **kwargs: Any,
+) -> None:
+    """EnvPool's ``register``, for variants of tasks rlpool has: ``register(new_id, base="Hopper-v4", **defaults)``.
+
+    EnvPool registers its own compiled classes (``import_path``/``spec_cls``/...); rlpool cannot load
+    those, so only ``base=`` (an rlpool task id, whose env options ``kwargs`` override) is accepted.
+    ``aliases`` name the same variant.
+    """
+    if import_path is not None or spec_cls is not None or dm_cls is not None or gymnasium_cls is not None:
+        raise EnvPoolError(
+            f"register({task_id!r}, {import_path!r}, ...): rlpool cannot load EnvPool's compiled env classes; "
+            "register a variant of an rlpool task with register(task_id, base='<rlpool task id>', **options)"
+        )
+    if base is None:
+        raise EnvPoolError("register() needs base='<rlpool task id>': the task whose env the new id runs")
+    for alias in (task_id, *aliases):
+        register_alias(alias, base, **kwargs)
 
 
 def make(task_id: str, env_type: str, **kwargs: Any) -> Any:
@@ -92,7 +158,7 @@ def make(task_id: str, env_type: str, **kwargs: Any) -> Any:
         return make_gymnasium(task_id, **kwargs)
     if env_type == "dm":
         return make_dm(task_id, **kwargs)
-    raise ValueError(f"env_type should be one of {_ENV_TYPES}, got {env_type!r}")
+    raise EnvPoolError(f"env_type should be one of {_ENV_TYPES}, got {env_type!r}")
 
 
 def make_gymnasium(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
@@ -129,8 +195,26 @@ def resolve_spec(
     base_path = opts.pop("base_path", _BASE_PATH)
     if not isinstance(base_path, str):
         raise TypeError(f"base_path must be a str, got {base_path!r}")
-    num_envs = check_int("num_envs", opts.get("num_envs", 1), 1, MAX_ENVS)
-    seed, env_seed, pool_seed = _resolve_seeds(opts.pop("seed", 42), opts.pop("env_seed", None), num_envs)
+    target, alias_defaults = resolve_alias(task_id)
+    if not isinstance(task_id, str) or target not in rlpool.list_all_envs():
+        message = unknown_task_message(task_id).replace("rlpool.list_all_envs()", "envpool.list_all_envs()")
+        raise UnknownTaskError(message)
+    try:
+        num_envs = check_int("num_envs", opts.get("num_envs", 1), 1, MAX_ENVS)
+        batch_size = opts.get("batch_size")
+        if batch_size is not None:  # EnvPool: 0 <= batch_size <= num_envs, 0 meaning num_envs
+            check_int("batch_size", batch_size, 0, num_envs)
+        seed, env_seed, pool_seed = _resolve_seeds(opts.pop("seed", 42), opts.pop("env_seed", None), num_envs)
+    except ValueError as e:
+        raise EnvPoolError(str(e)) from None
+    layout = family_layout(target)
+    # EnvPool's MuJoCo frame stacking, done by the pool faces here (FrameStack): not an env option.
+    frame_stack = opts.pop("frame_stack", 1) if isinstance(layout, _MujocoLayout) else 1
+    try:
+        frame_stack = check_int("frame_stack", frame_stack, 1, 1024)
+    except ValueError as e:
+        raise EnvPoolError(str(e)) from None
+    opts = {**alias_defaults, **layout.options(opts)}
     return_info = opts.pop("gym_reset_return_info", return_info_default)
     if not isinstance(return_info, (bool, np.bool_)):
         raise TypeError(f"gym_reset_return_info must be a bool, got {return_info!r}")
@@ -140,10 +224,10 @@ def resolve_spec(
             "in rlpool.compat.envpool_legacy"
         )
     num_threads = opts.get("num_threads", 0)
-    if _is_atari(task_id):
+    if _is_atari(target):
         # EnvPool reads only the top 210 rows of the games with taller screens.
         opts.setdefault("crop_210", True)
-    rl = RlpoolEnvSpec(task_id, seed=pool_seed, gym_reset_return_info=bool(return_info), **opts)
+    rl = RlpoolEnvSpec(target, seed=pool_seed, gym_reset_return_info=bool(return_info), **opts)
     c = rl.config
     config: dict[str, Any] = {
         "num_envs": c["num_envs"],
@@ -163,7 +247,12 @@ def resolve_spec(
     }
     if rl.task.env_type == "Atari":
         config = _atari_config(config)
-    return EnvSpec(task_id, rl, config)
+    config = layout.config(config)
+    if frame_stack != 1:
+        config["frame_stack"] = frame_stack
+    spec = EnvSpec(task_id, rl, config, layout)
+    spec.frame_stack = frame_stack
+    return spec
 
 
 def _is_atari(task_id: Any) -> bool:
@@ -191,6 +280,169 @@ def _atari_config(config: dict[str, Any]) -> dict[str, Any]:
     ordered.update({k: env[k] for k in _ATARI_ORDER if k in env})
     ordered["autoreset_mode"] = env["autoreset_mode"]
     return ordered
+
+
+class FamilyLayout:
+    """How a family's tasks look through EnvPool: its options, config, observation and info layout.
+
+    The default changes nothing. A family whose EnvPool face differs from rlpool's subclasses it and
+    registers an instance in ``_LAYOUTS`` under its C++ env type's prefix.
+    """
+
+    info_order: tuple[str, ...] = ()
+    """EnvPool's order of the task's info entries (those rlpool has; the rest follow in rlpool's order)."""
+
+    info_bounds: dict[str, tuple[Any, Any]] = {}  # noqa: RUF012 - read-only class default
+    """Bounds EnvPool declares for info entries that rlpool's env leaves unbounded (for the specs)."""
+
+    def options(self, opts: dict[str, Any]) -> dict[str, Any]:
+        """EnvPool's make() options -> rlpool's (may raise EnvPoolError for values rlpool cannot honour)."""
+        return opts
+
+    def config(self, config: dict[str, Any]) -> dict[str, Any]:
+        """The config EnvPool reports, from rlpool's (in EnvPool's names)."""
+        return config
+
+    def observation_space(self, space: Any) -> Any:
+        """The single-env observation space EnvPool gives."""
+        return space
+
+    def obs(self, obs: Any) -> Any:
+        """A batch of observations as EnvPool gives them (the default returns rlpool's as they are)."""
+        return obs
+
+    @property
+    def plain(self) -> bool:
+        """True when results need no per-call change (the pool's fast path)."""
+        return type(self).obs is FamilyLayout.obs and not self.info_order
+
+
+class _TupleAsInt32Box(FamilyLayout):
+    """Tuple-of-Discrete observations that EnvPool gives as one int32 vector (Blackjack: ``Box(0, 31, (3,))``)."""
+
+    def observation_space(self, space: Any) -> Any:
+        from gymnasium import spaces
+
+        high = max(s.start + s.n - 1 for s in space.spaces)
+        low = min(s.start for s in space.spaces)
+        return spaces.Box(int(low), int(high), (len(space.spaces),), np.int32)
+
+    def obs(self, obs: Any) -> Any:
+        return np.stack(obs, axis=1).astype(np.int32)
+
+
+# EnvPool's MuJoCo options. Each value rlpool's v4/v5 env types implement is taken; others are refused
+# by name, with the reason (EnvPool's v4 and v5 ids are one env with these switches; rlpool's are two).
+_MUJOCO_V5 = {"post_constraint": True, "legacy_healthy_reward": False}
+_MUJOCO_V4 = {"post_constraint": False, "legacy_healthy_reward": True}
+
+
+class _MujocoLayout(FamilyLayout):
+    def __init__(self, env_type: str) -> None:
+        self.env_type = env_type
+        self.v5 = env_type.endswith("V5")
+        name = env_type[:-2]
+        # EnvPool's own defaults for the task's version (envpool/mujoco/gym/registration.py), in its order.
+        fixed = dict(_MUJOCO_V5 if self.v5 else _MUJOCO_V4)
+        if name not in ("Ant", "Hopper", "Humanoid", "Walker2d"):
+            fixed.pop("legacy_healthy_reward")
+        if name == "Ant":
+            fixed["exclude_worldbody_contact_forces"] = self.v5
+        self.fixed = fixed
+        self.contact_option = {"Ant": "use_contact_forces" if not self.v5 else None}.get(name)
+        self.name = name
+        if name == "Ant":
+            self.info_order = ("reward_forward", "reward_ctrl", "reward_contact", "reward_survive", "x_position",
+                               "y_position", "distance_from_origin", "x_velocity", "y_velocity")
+
+    def options(self, opts: dict[str, Any]) -> dict[str, Any]:
+        opts = dict(opts)
+        camera = opts.pop("gymnasium_v5_render_camera", self.v5)
+        if not isinstance(camera, (bool, np.bool_)):
+            raise TypeError(f"gymnasium_v5_render_camera must be a bool, got {camera!r}")
+        for key, value in self.fixed.items():
+            if key in opts and opts.pop(key) != value:
+                version = "v4" if self.v5 else "v5"
+                raise EnvPoolError(
+                    f"{key}={not value} is EnvPool's {version} behaviour, which rlpool's {self.env_type} does "
+                    f"not have (EnvPool's -v4 and -v5 are one env with switches, rlpool's two): "
+                    f"use the {self.name}-{version} task"
+                )
+        if "use_contact_force" in opts:
+            value = opts.pop("use_contact_force")
+            if self.contact_option is not None:
+                opts[self.contact_option] = value
+            elif value != (self.name in ("Ant", "Humanoid") and self.v5):
+                raise EnvPoolError(f"use_contact_force={value!r} is not available on rlpool's {self.env_type}")
+        if "xml_file" in opts and not os.path.isabs(opts["xml_file"]):
+            from rlpool.envs.mujoco.registration import gymnasium_assets
+
+            opts["xml_file"] = str(gymnasium_assets() / opts["xml_file"])
+        return opts
+
+    def config(self, config: dict[str, Any]) -> dict[str, Any]:
+        out = dict(config)
+        out["xml_file"] = os.path.basename(out["xml_file"])  # EnvPool reports the asset's name
+        contact = out.pop(self.contact_option, self.name in ("Ant", "Humanoid") and self.v5) \
+            if self.contact_option else self.name in ("Ant", "Humanoid") and self.v5
+        mode = out.pop("autoreset_mode")  # stays last, after EnvPool's MuJoCo switches
+        out.update({"frame_stack": 1, **self.fixed})
+        if self.name in ("Ant", "Humanoid"):  # the two EnvPool tasks with the switch
+            out["use_contact_force"] = contact
+        out.update({"gymnasium_v5_render_camera": self.v5, "autoreset_mode": mode})
+        return out
+
+
+class _AtariLayout(FamilyLayout):
+    info_bounds = {"terminated": (0, 1)}  # noqa: RUF012 - EnvPool's spec: a DiscreteArray of 2 values
+
+
+_LAYOUTS: dict[str, FamilyLayout] = {"Blackjack": _TupleAsInt32Box(), "Atari": _AtariLayout()}
+_DEFAULT_LAYOUT = FamilyLayout()
+_MUJOCO_TYPES = ("Ant", "HalfCheetah", "Hopper", "Humanoid", "HumanoidStandup", "InvertedDoublePendulum",
+                 "InvertedPendulum", "Pusher", "Reacher", "Swimmer", "Walker2d")
+
+
+def family_layout(task_id: str) -> FamilyLayout:
+    """The EnvPool layout of ``task_id``'s family (the default one for most)."""
+    from rlpool.registry import task
+
+    env_type = task(task_id).env_type
+    if env_type in _LAYOUTS:
+        return _LAYOUTS[env_type]
+    if env_type[:-2] in _MUJOCO_TYPES and env_type[-2:] in ("V4", "V5"):
+        return _LAYOUTS.setdefault(env_type, _MujocoLayout(env_type))
+    return _DEFAULT_LAYOUT
+
+
+# Ids EnvPool 1.2.5 accepts that name rlpool tasks (EnvPool's own aliases and spellings), with the env
+# options that make them EnvPool's task. MuJoCo -v2/-v3: EnvPool registers them as its v4 env (Ant-v3 with
+# contact forces in the observation; Humanoid-v3's switch changes nothing there), not as gym's mujoco-py
+# v2/v3; so are these. Pendulum-v0 is EnvPool's v1 dynamics. tests/test_compat_envpool_ids.py checks
+# each of these on EnvPool.
+_ALIASES: dict[str, tuple[str, dict[str, Any]]] = {
+    "phys2d/CartPole-v0": ("CartPole-v0", {}),
+    "phys2d/CartPole-v1": ("CartPole-v1", {}),
+    "Pendulum-v0": ("Pendulum-v1", {}),
+    "phys2d/Pendulum-v0": ("Pendulum-v1", {}),
+    "tabular/CliffWalking-v0": ("CliffWalking-v1", {}),
+    "tabular/Blackjack-v0": ("Blackjack-v1", {}),
+    "TicTacToe3d-v5": ("TicTacToe3D-v5", {}),
+    **{f"{name}-{version}": (f"{name}-v4", {})
+       for name, version in [("HalfCheetah", "v3"), ("Hopper", "v3"), ("Swimmer", "v3"), ("Walker2d", "v3"),
+                             ("HumanoidStandup", "v2"), ("InvertedDoublePendulum", "v2"),
+                             ("InvertedPendulum", "v2"), ("Pusher", "v2"), ("Reacher", "v2"), ("Humanoid", "v3")]},
+    "Ant-v3": ("Ant-v4", {"use_contact_forces": True}),
+}
+def _register_aliases() -> None:
+    known = set(rlpool.list_all_envs())
+    taken = set(list_aliases())
+    for alias, (target, options) in _ALIASES.items():
+        if target in known and alias not in taken and alias not in known:
+            register_alias(alias, target, **options)
+
+
+_register_aliases()
 
 
 def _is_sequence(value: Any) -> bool:
@@ -263,11 +515,74 @@ def _dmc_domain_keys(env_type: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple((k, shapes[k]) for k in order)
 
 
+class ArraySpec:
+    """EnvPool's ``ArraySpec``: ``shape`` (a list; a leading -1 is a per-player entry), ``dtype``, bounds.
+
+    ``minimum``/``maximum`` are scalars where every element shares them (as EnvPool's are), else arrays.
+    """
+
+    def __init__(self, dtype: Any, shape: Sequence[int], minimum: Any, maximum: Any) -> None:
+        self.dtype = np.dtype(dtype)
+        self.shape = list(shape)
+        self.minimum = minimum
+        self.maximum = maximum
+
+    @classmethod
+    def of(cls, a: Any, info: bool = False) -> ArraySpec:
+        """From an rlpool array spec, as EnvPool declares it.
+
+        An info entry without bounds gets EnvPool's (its dtype's C++ ``numeric_limits``) and a scalar
+        info entry the per-player shape ``[-1]``; an observation without bounds is (-inf, inf).
+        """
+        if a.bounded:
+            low, high = _scalar_if_uniform(a.low.astype(a.dtype)), _scalar_if_uniform(a.high.astype(a.dtype))
+        elif info or not np.issubdtype(a.dtype, np.floating):
+            low, high = _limits(a.dtype)
+        else:
+            low, high = _scalar_if_uniform(a.low), _scalar_if_uniform(a.high)
+        shape = [-1] if info and a.shape == () else list(a.shape)
+        return cls(a.dtype, shape, low, high)
+
+    def __repr__(self) -> str:
+        return f"ArraySpec(shape={self.shape}, dtype={self.dtype}, minimum={self.minimum}, maximum={self.maximum})"
+
+
+def _scalar_if_uniform(values: np.ndarray) -> Any:
+    flat = values.reshape(-1)
+    return flat[0].item() if flat.size and (flat == flat[0]).all() else values
+
+
+def _limits(dtype: Any) -> tuple[Any, Any]:
+    """EnvPool's bounds of an unbounded entry: C++'s numeric_limits min/max (the smallest positive float)."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return False, True
+    if np.issubdtype(dtype, np.integer):
+        return int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)
+    return float(np.finfo(dtype).tiny), float(np.finfo(dtype).max)
+
+
+def _dm_spec(name: str, a: ArraySpec) -> Any:
+    """An ``ArraySpec`` as EnvPool's dm spec: a DiscreteArray for a scalar integer in [0, k), else BoundedArray."""
+    from dm_env import specs
+
+    shape = tuple(n for n in a.shape if n != -1)
+    discrete = (shape == () and np.issubdtype(a.dtype, np.integer) and np.ndim(a.minimum) == 0
+                and a.minimum == 0 and a.maximum < 2**31 - 1)
+    if discrete:
+        return specs.DiscreteArray(int(a.maximum) + 1, dtype=a.dtype, name=name)
+    return specs.BoundedArray(shape, a.dtype, a.minimum, a.maximum, name=name)
+
+
 class EnvSpec:
     """EnvPool's ``EnvSpec``: ``config`` (a namedtuple), the single-env spaces and dm specs."""
 
-    def __init__(self, task_id: str, rlpool_spec: RlpoolEnvSpec, config: dict[str, Any]) -> None:
+    def __init__(
+        self, task_id: str, rlpool_spec: RlpoolEnvSpec, config: dict[str, Any], layout: FamilyLayout | None = None
+    ) -> None:
         self.id = task_id
+        self.layout = layout or _DEFAULT_LAYOUT
+        """How the family's results look through EnvPool (``FamilyLayout``)."""
         self.rlpool_spec = rlpool_spec
         self.config_dict = config
         self.config = _namedtuple("Config", tuple(config))(**config)
@@ -276,6 +591,8 @@ class EnvSpec:
         self.obs_keys: tuple[str, ...] = tuple(k for k, _ in keys) or tuple(own)
         """The observation keys EnvPool gives (for a dict observation)."""
         self.zero_keys: dict[str, tuple[int, ...]] = {k: shape for k, shape in keys if k not in own}
+        self.frame_stack = 1
+        """EnvPool's MuJoCo ``frame_stack``: observations of shape ``(frame_stack, *obs)``, the newest last."""
         """Keys EnvPool has that the task does not fill (a DeepMind Control domain's other tasks'): zeros."""
 
     def pad(self, obs: Any) -> Any:
@@ -291,9 +608,70 @@ class EnvSpec:
         return getattr(self.config, "reward_threshold", None)
 
     @property
+    def info_keys(self) -> tuple[str, ...]:
+        """The task's info entries in EnvPool's order."""
+        own = self.rlpool_spec.arrays.info_names
+        first = [k for k in self.layout.info_order if k in own]
+        return (*first, *[k for k in own if k not in first])
+
+    @property
+    def action_array_spec(self) -> dict[str, ArraySpec]:
+        """EnvPool's action arrays: ``env_id``, ``players.env_id`` and ``action`` (a leading -1: per player)."""
+        i32 = _limits(np.int32)
+        a = self.rlpool_spec.arrays.action
+        if self.rlpool_spec.arrays.discrete_action:  # EnvPool's discrete actions are int32
+            action = ArraySpec(np.int32, [-1], 0, self.rlpool_spec.arrays.num_actions - 1)
+        else:
+            space = self.action_space
+            action = ArraySpec(a.dtype, [-1, *a.shape], _scalar_if_uniform(space.low), _scalar_if_uniform(space.high))
+        return {"env_id": ArraySpec(np.int32, [], *i32), "players.env_id": ArraySpec(np.int32, [-1], *i32),
+                "action": action}
+
+    @property
+    def state_array_spec(self) -> dict[str, ArraySpec]:
+        """EnvPool's state arrays: ids, ``elapsed_step``, ``done``, ``reward``, ..., ``obs``, ``info:`` entries."""
+        i32 = _limits(np.int32)
+        state = {
+            "info:env_id": ArraySpec(np.int32, [], *i32),
+            "info:players.env_id": ArraySpec(np.int32, [-1], *i32),
+            "elapsed_step": ArraySpec(np.int32, [], *i32),
+            "done": ArraySpec(np.bool_, [], False, True),
+            "reward": ArraySpec(np.float32, [-1], *_limits(np.float32)),
+            "discount": ArraySpec(np.float32, [-1], 0.0, 1.0),
+            "step_type": ArraySpec(np.int32, [], *i32),
+            "trunc": ArraySpec(np.bool_, [], False, True),
+        }
+        space = self.observation_space
+        arrays = self.rlpool_spec.arrays
+        if arrays.obs_kind == "array" or type(self.layout).observation_space is not FamilyLayout.observation_space:
+            if arrays.obs_kind == "array":
+                state["obs"] = ArraySpec.of(arrays.obs[0])
+                if self.frame_stack > 1:
+                    state["obs"].shape = [self.frame_stack, *state["obs"].shape]
+            else:
+                state["obs"] = ArraySpec(space.dtype, list(space.shape), _scalar_if_uniform(space.low),
+                                         _scalar_if_uniform(space.high))
+        else:
+            own = {a.name: a for a in arrays.obs}
+            for key in self.obs_keys:
+                state[f"obs:{key}"] = ArraySpec.of(own[key]) if key in own else ArraySpec(
+                    np.float64, self.zero_keys[key], -np.inf, np.inf)
+        info = {a.name: a for a in arrays.info}
+        for key in self.info_keys:
+            state[f"info:{key}"] = a = ArraySpec.of(info[key], info=True)
+            if key in self.layout.info_bounds:
+                a.minimum, a.maximum = self.layout.info_bounds[key]
+        return state
+
+    @property
     def observation_space(self) -> Any:
         """Single-env gymnasium observation space (with ``zero_keys`` as unbounded float64 boxes)."""
-        space = self.rlpool_spec.observation_space
+        space = self.layout.observation_space(self.rlpool_spec.observation_space)
+        if self.frame_stack > 1:
+            from gymnasium import spaces
+
+            k = self.frame_stack
+            return spaces.Box(np.stack([space.low] * k), np.stack([space.high] * k), (k, *space.shape), space.dtype)
         if not self.zero_keys:
             return space
         from collections import OrderedDict
@@ -322,43 +700,85 @@ class EnvSpec:
 
     def observation_spec(self) -> Any:
         """dm_env specs of the ``State`` namedtuple: ``env_id``, ``players``, observation and info entries."""
-        from dm_env import specs
-
-        from rlpool.dm_env_adapter import dm_spec
-
-        arrays = self.rlpool_spec.arrays
-        i32 = np.iinfo(np.int32)
-        env_id = specs.BoundedArray((), np.int32, i32.min, i32.max, name="env_id")
+        state = self.state_array_spec
+        env_id = _dm_spec("env_id", state.pop("info:env_id"))
         fields: dict[str, Any] = {"env_id": env_id, "players": _namedtuple("players", ("env_id",))(env_id)}
-        own = {a.name: dm_spec(a) for a in arrays.obs}
-        for key in self.obs_keys if arrays.obs_kind == "dict" else own:
-            fields[key] = own[key] if key in own else specs.Array(self.zero_keys[key], np.float64, name=key)
-        for a in arrays.info:
-            fields[a.name] = dm_spec(a)
+        for key, a in state.items():
+            if key.startswith(("obs", "info:")) and key != "info:players.env_id":
+                name = key.split(":", 1)[-1]
+                fields[name] = _dm_spec(name, a)
         return _namedtuple("State", tuple(fields))(**fields)
 
     def action_spec(self) -> Any:
         """dm_env action spec: int32 ``DiscreteArray`` or a ``BoundedArray`` of the task's dtype, as EnvPool's."""
-        from rlpool.dm_env_adapter import dm_action_spec
-
-        return dm_action_spec(self.rlpool_spec.arrays, np.int32)
+        return _dm_spec("action", self.action_array_spec["action"])
 
     def __repr__(self) -> str:
         body = ", ".join(f"{k}={v!r}" for k, v in self.config_dict.items())
         return f"EnvSpec({self.id!r}, {body})"
 
 
-class _EnvPoolMixin:
-    """Attributes every EnvPool pool has, whatever its API."""
+class FrameStack:
+    """EnvPool's MuJoCo frame stacking: each env's last ``k`` observations, the newest last.
+
+    A reset row (``elapsed_step`` 0) fills all ``k`` frames with its observation, as EnvPool's does.
+    """
+
+    def __init__(self, k: int, num_envs: int, shape: tuple[int, ...], dtype: Any) -> None:
+        self.frames = np.zeros((num_envs, k, *shape), dtype)
+
+    def __call__(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
+        ids = np.asarray(info["env_id"])
+        first = np.asarray(info["elapsed_step"]) == 0
+        frames = self.frames
+        frames[ids[first]] = obs[first][:, None]
+        going = ids[~first]
+        if going.size:
+            frames[going] = np.concatenate([frames[going, 1:], obs[~first][:, None]], axis=1)
+        return frames[ids]
+
+
+class EnvPool:
+    """What every EnvPool pool has, whatever its API (EnvPool's ``envpool.EnvPool``): both faces derive from it.
+
+    The pool runs in the engine's EnvPool mode: float32 rewards and EnvPool's info layout straight from
+    the engine, a first ``step`` without ``reset`` resets (as EnvPool's does), float actions for a
+    Discrete space are cast to int, dict actions are taken (``step``/``send``), and a sync pool may step
+    a subset of its envs (their rows come back, in ``env_id``'s order).
+    """
 
     spec: EnvSpec
     config: dict[str, Any]
+    _pool: Any
 
     def _init_envpool(self, spec: EnvSpec) -> None:
         self.spec = spec
         self.config = dict(spec.config_dict)
         self.all_env_ids = np.arange(spec.config.num_envs, dtype=np.int32)
         self.is_async = spec.config.batch_size != spec.config.num_envs
+        self._pool.envpool_mode = True
+        self._layout = spec.layout
+        self._info_keys = spec.info_keys
+        own = spec.rlpool_spec.arrays.info_names
+        self._reorder_info = tuple(self._info_keys) != tuple(own)
+        obs = spec.rlpool_spec.arrays.obs[0]
+        self._stack = (FrameStack(spec.frame_stack, spec.config.num_envs, tuple(obs.shape), obs.dtype)
+                       if spec.frame_stack > 1 else None)
+
+    def _obs(self, obs: Any, info: dict[str, Any]) -> Any:
+        """Rlpool's observation batch as EnvPool gives it: the family's layout, padding, frame stacking."""
+        obs = self._layout.obs(self.spec.pad(obs))
+        return obs if self._stack is None else self._stack(obs, info)
+
+    def _envpool_info(self, info: dict[str, Any]) -> dict[str, Any]:
+        """The engine's EnvPool-mode info with the task's entries in EnvPool's order."""
+        if not self._reorder_info:
+            return info
+        out = {"env_id": info["env_id"], "players": info["players"]}
+        out.update((k, info[k]) for k in self._info_keys)
+        out.update((k, v) for k, v in info.items() if k not in out)
+        out["elapsed_step"] = out.pop("elapsed_step")
+        return out
 
     def __len__(self) -> int:
         return self.config["num_envs"]
@@ -379,6 +799,20 @@ class _EnvPoolMixin:
         return f"{type(self).__name__}({self.spec.id}, {body})"
 
 
+def _pick(value: Any, ids: np.ndarray) -> Any:
+    """Rows ``ids`` of every array in a (nested) result."""
+    if isinstance(value, np.ndarray):
+        return value[ids]
+    if isinstance(value, dict):
+        return {k: _pick(v, ids) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return tuple(_pick(v, ids) for v in value)
+    return value
+
+
+_EnvPoolMixin = EnvPool  # the name other modules of this package used
+
+
 def envpool_info(info: dict[str, Any]) -> dict[str, Any]:
     """Reorder rlpool's info into EnvPool's: ``env_id``, ``players``, task entries, ``elapsed_step``."""
     env_id = info["env_id"]
@@ -390,21 +824,16 @@ def envpool_info(info: dict[str, Any]) -> dict[str, Any]:
 
 def _rows(obs: Any, info: dict[str, Any], ids: np.ndarray) -> tuple[Any, dict[str, Any]]:
     """The rows ``ids`` of a sync batch (whose row i is env i)."""
-    if isinstance(obs, dict):
-        obs = {k: v[ids] for k, v in obs.items()}
-    elif isinstance(obs, tuple):
-        obs = tuple(v[ids] for v in obs)
-    else:
-        obs = obs[ids]
-    return obs, {k: v[ids] for k, v in info.items()}
+    return _pick(obs, ids), _pick(info, ids)
 
 
-class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
+class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
     """EnvPool 1.x's gymnasium pool over an rlpool pool.
 
-    A ``gymnasium.vector.VectorEnv`` whose ``observation_space``/``action_space`` are the
-    single-env spaces, as EnvPool's are. ``step(action, env_id=None)`` returns
-    ``(obs, reward, terminated, truncated, info)`` with float32 rewards and EnvPool's info.
+    A ``gymnasium.vector.VectorEnv`` and a ``gymnasium.Env`` (so ``gymnasium.Wrapper(pool)`` works) whose
+    ``observation_space``/``action_space`` are the single-env spaces, as EnvPool's are.
+    ``step(action, env_id=None)`` returns ``(obs, reward, terminated, truncated, info)`` with float32
+    rewards and EnvPool's info; ``action`` may be EnvPool's dict (``{"env_id", "players.env_id", "action"}``).
     """
 
     def __init__(self, spec: EnvSpec) -> None:
@@ -414,6 +843,11 @@ class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
         self.observation_space = self.single_observation_space
         self.action_space = self.single_action_space
         self.is_vector_env = True
+        # The fast path: the engine's result is EnvPool's as it is, so its step() is this pool's.
+        self._plain = (spec.layout.plain and not self._same_step and not spec.zero_keys and not self._reorder_info
+                       and self._stack is None)
+        if self._plain and type(self).step is GymnasiumEnvPool.step:
+            self.step = self._pool.step  # type: ignore[method-assign]
 
     def reset(
         self, env_id: Any = None, *, seed: Any = None, options: dict[str, Any] | None = None
@@ -433,10 +867,13 @@ class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
             obs, info = self._pool.reset(env_id)
             if not self.is_async:  # sync rlpool returns every env's row; rows are in env-id order
                 obs, info = _rows(obs, info, np.asarray(env_id).reshape(-1))
-        return self.spec.pad(obs), envpool_info(info)
+        return self._obs(obs, info), self._envpool_info(info)
 
     def step(self, action: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Step every env (sync), or send ``env_id``'s actions and receive the next batch (async)."""
+        """Step every env, or only ``env_id``'s (sync: their rows come back; async: send, then the next batch).
+
+        A first step before any ``reset()`` resets, as EnvPool's does.
+        """
         return self._to(self._pool.step(action, env_id))
 
     def recv(self, reset: bool = False, return_info: bool = True) -> Any:
@@ -449,13 +886,15 @@ class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
         raise RuntimeError("render_mode must be set when creating the env; rlpool does not support rendering yet")
 
     def _to(self, result: tuple) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if self._plain:
+            return result
         if self._same_step:
             unpack_final(result)
         obs, reward, terminated, truncated, info = result
-        return self.spec.pad(obs), reward.astype(np.float32), terminated, truncated, envpool_info(info)
+        return self._obs(obs, info), reward, terminated, truncated, self._envpool_info(info)
 
 
-class DMEnvPool(_EnvPoolMixin, PoolOwner):
+class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
     """EnvPool 1.x's dm_env pool over an rlpool pool: ``TimeStep`` batches.
 
     ``step_type`` is FIRST after a reset (including the autoreset step), LAST when an
@@ -500,7 +939,10 @@ class DMEnvPool(_EnvPoolMixin, PoolOwner):
         )
 
     def step(self, action: Any, env_id: Any = None) -> Any:
-        """Step every env (sync), or send ``env_id``'s actions and receive the next batch (async)."""
+        """Step every env, or only ``env_id``'s (sync: their rows come back; async: send, then the next batch).
+
+        ``action`` may be EnvPool's dict; a first step before any ``reset()`` resets (FIRST rows).
+        """
         return self._timestep(self._pool.step(action, env_id))
 
     def recv(self, reset: bool = False, return_info: bool = True) -> Any:
@@ -535,13 +977,14 @@ class DMEnvPool(_EnvPoolMixin, PoolOwner):
 
     def _state(self, obs: Any, info: dict[str, Any]) -> Any:
         env_id = info["env_id"]
+        obs = self.spec.layout.obs(obs) if self._stack is None else self._obs(obs, info)
         if self._obs_kind == "dict":
             entries = list(self.spec.pad(obs).values()) if self.spec.zero_keys else [obs[k] for k in self._obs_names]
-        elif self._obs_kind == "tuple":
+        elif self._obs_kind == "tuple" and isinstance(obs, tuple):
             entries = list(obs)
         else:
             entries = [obs]
-        return self._State(env_id, self._Players(env_id), *entries, *[info[name] for name in self._info_names])
+        return self._State(env_id, self._Players(env_id), *entries, *[info[name] for name in self.spec.info_keys])
 
     def _timestep(self, result: tuple) -> Any:
         obs, reward, terminated, truncated, info = result

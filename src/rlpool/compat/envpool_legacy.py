@@ -7,10 +7,17 @@ False). ``done`` is ``terminated | truncated``; ``info["TimeLimit.truncated"]`` 
 when the time limit, not the task, ended the episode (gym's convention). This is the API
 CleanRL's EnvPool scripts were written for. "gymnasium" and "dm" behave as in
 ``rlpool.compat.envpool``.
+
+Where gym < 0.26 is installed (the gym those scripts ran with), the gym pool is also a
+``gym.Env`` and its spaces are gym's (``gym.spaces.Discrete``, ``gym.spaces.Box``), so that
+``gym.Wrapper(envs)`` and ``isinstance(envs.action_space, gym.spaces.Discrete)`` work as they
+did on EnvPool; without it (or with a newer gym) they are gymnasium's.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import re
 from typing import Any
 
 import numpy as np
@@ -18,17 +25,24 @@ import numpy as np
 from rlpool.compat.envpool import (
     ENVPOOL_CONFIG_KEYS,
     DMEnvPool,
+    EnvPool,
+    EnvPoolError,
     EnvSpec,
     GymnasiumEnvPool,
-    envpool_info,
+    UnknownTaskError,
     list_all_envs,
+    register,
     resolve_spec,
 )
 
 __all__ = [
     "ENVPOOL_CONFIG_KEYS",
+    "EnvPool",
+    "EnvPoolError",
     "GymEnvPool",
+    "UnknownTaskError",
     "list_all_envs",
+    "register",
     "make",
     "make_dm",
     "make_gym",
@@ -69,13 +83,56 @@ def make_dm(task_id: str, **kwargs: Any) -> DMEnvPool:
     return DMEnvPool(make_spec(task_id, **kwargs))
 
 
-class GymEnvPool(GymnasiumEnvPool):
-    """EnvPool's gym pool as it was with gym < 0.26: 4-tuple ``step``, ``reset()`` without info by default."""
+def _old_gym() -> Any:
+    """The installed gym module if it is older than 0.26 (the API these scripts used), else None."""
+    if importlib.util.find_spec("gym") is None:
+        return None
+    import gym
+
+    version = tuple(int(n) for n in re.findall(r"\d+", gym.__version__)[:2])
+    return gym if version < (0, 26) else None
+
+
+_GYM = _old_gym()
+
+
+def gym_space(space: Any) -> Any:
+    """A gymnasium space as the old gym's (Discrete, Box, MultiDiscrete, MultiBinary, Tuple, Dict)."""
+    from gymnasium import spaces
+
+    old = _GYM.spaces
+    if isinstance(space, spaces.Discrete):
+        if space.start != 0:
+            raise ValueError(f"gym < 0.26 has no Discrete with start={space.start}")
+        return old.Discrete(int(space.n))
+    if isinstance(space, spaces.Box):
+        return old.Box(space.low, space.high, space.shape, space.dtype)
+    if isinstance(space, spaces.MultiDiscrete):
+        return old.MultiDiscrete(space.nvec)
+    if isinstance(space, spaces.MultiBinary):
+        return old.MultiBinary(space.n)
+    if isinstance(space, spaces.Tuple):
+        return old.Tuple(tuple(gym_space(s) for s in space.spaces))
+    if isinstance(space, spaces.Dict):
+        return old.Dict({k: gym_space(s) for k, s in space.spaces.items()})
+    raise TypeError(f"no gym < 0.26 form of {space!r}")
+
+
+class GymEnvPool(GymnasiumEnvPool, *((_GYM.Env,) if _GYM is not None else ())):  # type: ignore[misc]
+    """EnvPool's gym pool as it was with gym < 0.26: 4-tuple ``step``, ``reset()`` without info by default.
+
+    A ``gym.Env`` with gym's spaces where gym < 0.26 is installed.
+    """
 
     def __init__(self, spec: EnvSpec) -> None:
         if spec.config_dict["autoreset_mode"] == "SameStep":
             raise ValueError("the old gym API has no final-observation entries; use autoreset_mode='NextStep'")
         super().__init__(spec)
+        if _GYM is not None:
+            self.single_observation_space = gym_space(self.single_observation_space)
+            self.single_action_space = gym_space(self.single_action_space)
+            self.observation_space = self.single_observation_space
+            self.action_space = self.single_action_space
 
     def reset(self, env_id: Any = None, **kwargs: Any) -> Any:
         """Reset every env (or ``env_id``); ``obs``, or ``(obs, info)`` with ``gym_reset_return_info=True``."""
@@ -84,19 +141,19 @@ class GymEnvPool(GymnasiumEnvPool):
 
     def step(self, action: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step; returns ``(obs, reward, done, info)``."""
-        return self._four(self._pool.step(action, env_id))
+        return self._four(super().step(action, env_id))
 
     def recv(self, reset: bool = False, return_info: bool = True) -> Any:
         """Wait for the next batch; ``reset=True`` returns the reset result as ``reset()`` does."""
-        result = self._four(self._pool.recv())
+        result = self._four(super().recv())
         if reset:
             return (result[0], result[3]) if return_info else result[0]
         return result
 
     def _four(self, result: tuple) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, reward, terminated, truncated, info = result
-        out = envpool_info(info)
+        out = dict(info)
         elapsed = out.pop("elapsed_step")
         out["TimeLimit.truncated"] = truncated & ~terminated
         out["elapsed_step"] = elapsed
-        return obs, reward.astype(np.float32), terminated | truncated, out
+        return obs, reward, terminated | truncated, out

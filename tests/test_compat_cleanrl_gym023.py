@@ -1,0 +1,93 @@
+"""CleanRL's two EnvPool Atari scripts, as they use the env, on ``rlpool.compat.envpool_legacy`` under gym 0.23.
+
+The scripts need gym < 0.26 (their 4-tuple ``step``, ``gym.Wrapper``, ``gym.spaces.Discrete`` assert). gym 0.23.1
+goes into a throwaway virtual environment (made once, kept in pytest's cache) that sees this environment's
+packages through a ``.pth`` file; ``import envpool`` there is answered by the legacy module. Needs PyPI (or a
+pip index) the first time: without one the test skips, except under CI=true where it fails.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import venv
+from pathlib import Path
+
+import pytest
+
+import rlpool
+
+TESTS = Path(__file__).parent
+SRC = TESTS.parent / "src"
+GYM = "gym==0.23.1"
+
+pytestmark = pytest.mark.skipif("Breakout-v5" not in rlpool.list_all_envs(), reason="the Atari family is not built")
+
+
+def _python(root: Path) -> Path:
+    return root / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+@pytest.fixture(scope="module")
+def gym023_python(request, tmp_path_factory) -> Path:
+    """A python with gym 0.23.1 and this environment's packages (made once, cached across runs)."""
+    cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider: made for this run only
+    root = Path(cache.mkdir("rlpool-gym023-venv")) if cache is not None else tmp_path_factory.mktemp("gym023")
+    python = _python(root)
+    marker = root / "gym-0.23.1.ok"
+    if not marker.exists():
+        venv.EnvBuilder(with_pip=True, clear=True).create(root)
+        purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                 check=True, capture_output=True, text=True).stdout.strip()
+        Path(purelib, "_rlpool_outer_env.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+        pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--retries=1", "--timeout=20"]
+        done = subprocess.run([*pip, GYM], capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            message = f"pip could not install {GYM} (no package index reachable?):\n{done.stderr[-2000:]}"
+            if os.environ.get("CI") == "true":
+                pytest.fail(message)
+            pytest.skip(message)
+        marker.write_text("ok\n")
+    return python
+
+
+def run_script(python: Path, script: str, env_id: str, num_envs: int, num_steps: int, iterations: int) -> dict:
+    runner = (
+        "import runpy, sys; import rlpool.compat.envpool_legacy as envpool; sys.modules['envpool'] = envpool; "
+        f"sys.argv = ['{script}', '{script}', '{env_id}', '{num_envs}', '{num_steps}', '{iterations}']; "
+        f"runpy.run_path({str(TESTS / 'cleanrl_envpool_scripts.py')!r}, run_name='__main__')"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([str(python), "-c", runner], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("script", ["ppo", "pqn"])
+def test_cleanrl_atari_envpool_script_runs_on_gym023(gym023_python, script):
+    out = run_script(gym023_python, script, "Breakout-v5", num_envs=8, num_steps=128, iterations=3)
+    assert out["gym"] == "0.23.1"
+    assert out["is_gym_env"] and out["obs_space"].startswith("gym.spaces")  # gym's spaces, not gymnasium's
+    assert out["steps"] == 3072 and out["obs_shape"] == [4, 84, 84] and out["n"] == 4
+    # episodic_life=True: every lost life ends an episode (done); a game ends when the last life goes.
+    # Random Breakout play loses a life every ~30-40 steps, a 5-life game in ~150-200.
+    assert out["life_ends"] >= 40
+    assert out["game_ends"] >= 5 and len(out["returns"]) == out["game_ends"]
+    assert all(0 <= r <= 20 for r in out["returns"])  # clipped rewards summed over one random game
+
+
+@pytest.mark.skipif(importlib.util.find_spec("gym") is not None, reason="gym is installed here")
+def test_legacy_without_old_gym_keeps_gymnasium_spaces():
+    """Without gym the legacy pools keep gymnasium's spaces (and the module imports no gym)."""
+    import gymnasium
+
+    import rlpool.compat.envpool_legacy as legacy
+
+    assert legacy._GYM is None and "gym" not in sys.modules
+    envs = legacy.make("CartPole-v1", env_type="gym", num_envs=2)
+    assert isinstance(envs.action_space, gymnasium.spaces.Discrete)
+    envs.close()
