@@ -231,6 +231,7 @@ def run(
         "episodes": len(envs.recent_returns),
         "mean_return": float(np.mean(envs.recent_returns)) if envs.recent_returns else float("nan"),
         "mean_length": float(np.mean(envs.recent_lengths)) if envs.recent_lengths else float("nan"),
+        "lengths": list(envs.recent_lengths),
         "seconds": seconds,
     }
     envs.close()
