@@ -49,6 +49,24 @@ class _Buffers(ctypes.Structure):
 
 
 _LIB: ctypes.CDLL | None = None
+MAX_STATE_BYTES = 2**20  # procgen's MAX_STATE_SIZE
+
+
+def state_timeout(state: bytes) -> int:
+    """``Game::timeout`` from a procgen state.
+
+    ``Game::serialize`` writes int32s and (int32 length, bytes) strings: version, game name, 12 option
+    ints, 5 ints, two generators as (int, string), reward, done, level_complete, action, then timeout.
+    """
+
+    def int_at(at: int) -> int:
+        return int(np.frombuffer(state, np.int32, 1, at)[0])
+
+    at = 4 + 4 + int_at(4) + 4 * (12 + 5)
+    for _ in range(2):
+        at += 4
+        at += 4 + int_at(at)
+    return int_at(at + 4 * 4)
 
 
 def load() -> ctypes.CDLL:
@@ -66,6 +84,8 @@ def load() -> ctypes.CDLL:
         lib.libenv_set_buffers.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Buffers)]
         for name in ("libenv_act", "libenv_observe", "libenv_close"):
             getattr(lib, name).argtypes = [ctypes.c_void_p]
+        lib.get_state.restype = ctypes.c_int
+        lib.get_state.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int]
         _LIB = lib
     return _LIB
 
@@ -99,6 +119,7 @@ class LibEnv:
     """
 
     def __init__(self, game: str, num: int = 1, *, seed: int = 0, num_threads: int = 0, **options: Any) -> None:
+        self._handle = None
         if game not in {g for g, _, _ in GAMES}:
             raise ValueError(f"unknown procgen game {game!r}")
         lib = load()
@@ -178,6 +199,16 @@ class LibEnv:
     def observe(self) -> None:
         """``libenv_observe``: waits for libenv's threads."""
         self._lib.libenv_observe(self._handle)
+
+    def get_state(self, env: int = 0) -> bytes:
+        """procgen's serialized state of game ``env`` (its ``get_state`` export)."""
+        buf = ctypes.create_string_buffer(MAX_STATE_BYTES)
+        n = self._lib.get_state(self._handle, env, buf, MAX_STATE_BYTES)
+        return buf.raw[:n]
+
+    def timeout(self, env: int = 0) -> int:
+        """procgen's ``Game::timeout`` of game ``env`` (its level's step limit), read from its state."""
+        return state_timeout(self.get_state(env))
 
     def close(self) -> None:
         """``libenv_close``."""

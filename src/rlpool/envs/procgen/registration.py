@@ -40,6 +40,10 @@ GAMES: tuple[tuple[str, int, tuple[str, ...]], ...] = (
     ("starpilot", 1000, ("extreme",)),
 )
 
+# procgen's own timeout where it is not the game's time limit above: JumperMemory's levels last up to
+# 2000 steps (jumper.cpp), while EnvPool's (and so rlpool's default) time limit is 1000.
+TIMEOUTS: dict[tuple[str, str], int] = {("jumper", "memory"): 2000}
+
 # EnvPool's integer distribution modes (procgen's DistributionMode; 20 is env.py's exploration).
 DISTRIBUTION_MODES: dict[int, str] = {0: "easy", 1: "hard", 2: "extreme", 10: "memory", 20: "exploration"}
 
@@ -68,8 +72,9 @@ def libenv_path() -> str:
 _ROOT = library_root()
 for _game, _steps, _extra in GAMES:
     for _mode in ("easy", "hard", *_extra):
-        register(task_id(_game, _mode), "Procgen", max_episode_steps=_steps, max_episode_steps_cap=_steps,
-                 _game=_game, _timeout=_steps, distribution_mode=_mode, _library_root=_ROOT)
+        _timeout = TIMEOUTS.get((_game, _mode), _steps)
+        register(task_id(_game, _mode), "Procgen", max_episode_steps=_steps, max_episode_steps_cap=_timeout,
+                 _game=_game, _timeout=_timeout, distribution_mode=_mode, _library_root=_ROOT)
 
 
 def reference_doc() -> FamilyDoc:
