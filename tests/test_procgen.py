@@ -165,7 +165,7 @@ def run_pool(task: str, num_envs: int, steps: int, **kwargs) -> list[np.ndarray]
 def test_same_seeds_same_levels_whatever_num_threads() -> None:
     one = run_pool("ChaserEasy-v0", 6, 150, num_threads=1)
     three = run_pool("ChaserEasy-v0", 6, 150, num_threads=3)
-    for a, b in zip(one, three):
+    for a, b in zip(one, three, strict=True):
         assert np.array_equal(a, b)
     # Env i of a pool is the env of seed 100 + i alone.
     env = rlpool.make("ChaserEasy-v0", num_envs=1, seed=104)
@@ -230,7 +230,7 @@ def test_get_state_set_state_replays() -> None:
     first = [env.step(a)[0][0].copy() for a in actions]
     env.set_state(0, state)
     second = [env.step(a)[0][0].copy() for a in actions]
-    assert all(np.array_equal(x, y) for x, y in zip(first, second))
+    assert all(np.array_equal(x, y) for x, y in zip(first, second, strict=True))
     with pytest.raises(ValueError, match="corrupt"):
         env.set_state(0, state[:-1] + bytes([state[-1] ^ 1]))
     with pytest.raises(ValueError, match="short"):

@@ -151,7 +151,7 @@ class LibEnv:
             raise ValueError(f"unknown procgen options {sorted(options)}")
         self._keep: list[Any] = []
         items = (_Option * len(values))()
-        for item, (name, value) in zip(items, values.items()):
+        for item, (name, value) in zip(items, values.items(), strict=True):
             if isinstance(value, str):
                 data, dtype = ctypes.create_string_buffer(value.encode(), len(value)), _UINT8
                 count = len(value)
@@ -201,13 +201,13 @@ class LibEnv:
         self._lib.libenv_observe(self._handle)
 
     def get_state(self, env: int = 0) -> bytes:
-        """procgen's serialized state of game ``env`` (its ``get_state`` export)."""
+        """The serialized state (procgen's) of game ``env`` (its ``get_state`` export)."""
         buf = ctypes.create_string_buffer(MAX_STATE_BYTES)
         n = self._lib.get_state(self._handle, env, buf, MAX_STATE_BYTES)
         return buf.raw[:n]
 
     def timeout(self, env: int = 0) -> int:
-        """procgen's ``Game::timeout`` of game ``env`` (its level's step limit), read from its state."""
+        """The ``Game::timeout`` (procgen's) of game ``env`` (its level's step limit), read from its state."""
         return state_timeout(self.get_state(env))
 
     def close(self) -> None:
