@@ -26,7 +26,8 @@ import os
 import resource
 import statistics
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

@@ -66,6 +66,7 @@ def compare(task: str, seed: int, steps: int, *, min_episodes: int = 0, actions_
                 assert bool(terminated[0] or truncated[0]) == bool(ref.first[0]), (task, t)
             assert info["level_seed"][0] == ref.info["level_seed"][0], (task, t)
             assert info["prev_level_complete"][0] == ref.info["prev_level_complete"][0], (task, t)
+            assert info["prev_level_seed"][0] == ref.info["prev_level_seed"][0], (task, t)
             if truncated[0] and not ref.first[0]:
                 assert spec.task.env_defaults["_timeout"] > spec.config["max_episode_steps"]
                 ends += 1
@@ -294,3 +295,38 @@ print("OK")
     assert out.returncode == 0, out.stderr
     assert "ERR could not load Procgen's game library /nonexistent/procgen" in out.stdout
     assert "procgen-mirror==0.10.7" in out.stdout and out.stdout.strip().endswith("OK")
+
+
+@pytest.mark.parametrize("channel_first", [True, False])
+def test_compat_envpool_layout(channel_first: bool) -> None:
+    import rlpool.compat.envpool as compat
+
+    envpool = pytest.importorskip("envpool")
+    try:
+        theirs = envpool.make_gymnasium("MazeHard-v0", num_envs=2, seed=0, channel_first=channel_first)
+    except ImportError as e:  # EnvPool's Procgen needs the system's Qt 5 runtime
+        pytest.skip(f"EnvPool's Procgen cannot load: {e}")
+    ours = compat.make_gymnasium("MazeHard-v0", num_envs=2, seed=0, channel_first=channel_first)
+    assert ours.observation_space == theirs.observation_space and ours.action_space == theirs.action_space
+    their_config = theirs.spec.config._asdict()
+    our_config = ours.spec.config._asdict()
+    assert [k for k in our_config if k != "autoreset_mode"] == list(their_config)
+    for key in ("env_name", "channel_first", "num_levels", "distribution_mode", "max_episode_steps"):
+        assert our_config[key] == their_config[key], key
+    for a, b in ((ours.reset(), theirs.reset()), (ours.step(np.array([1, 2])), theirs.step(np.array([1, 2])))):
+        assert a[0].shape == b[0].shape and a[0].dtype == b[0].dtype
+        info_a, info_b = a[-1], b[-1]
+        assert list(info_a) == list(info_b)
+        for k in info_a:
+            if k != "players":
+                assert info_a[k].dtype == info_b[k].dtype, k
+    assert compat.make_spec("MazeHard-v0", distribution_mode=0).config.distribution_mode == 0
+    assert compat.make_spec("MazeHard-v0", distribution_mode=10).rlpool_spec.env_config["distribution_mode"] == "memory"
+    with pytest.raises(ValueError, match="env_name"):
+        compat.make_spec("MazeHard-v0", env_name="coinrun")
+    dm = compat.make_dm("MazeHard-v0", num_envs=2, channel_first=channel_first)
+    ts = dm.reset()
+    assert ts.observation.obs.shape == (2, *ours.observation_space.shape)
+    assert ts.observation.prev_level_complete.dtype == np.int32
+    ours.close()
+    theirs.close()

@@ -139,6 +139,9 @@ def resolve_spec(
             "in rlpool.compat.envpool_legacy"
         )
     num_threads = opts.get("num_threads", 0)
+    channel_first = None
+    if _is_procgen(task_id):
+        channel_first = _procgen_options(task_id, opts)
     rl = RlpoolEnvSpec(task_id, seed=pool_seed, gym_reset_return_info=bool(return_info), **opts)
     c = rl.config
     config: dict[str, Any] = {
@@ -159,7 +162,56 @@ def resolve_spec(
     }
     if rl.task.env_type == "Atari":
         config = _atari_config(config)
+    if channel_first is not None:
+        config = _procgen_config(config, rl, channel_first)
     return EnvSpec(task_id, rl, config)
+
+
+def _is_procgen(task_id: str) -> bool:
+    return task_id in rlpool.list_all_envs() and rlpool.make_spec(task_id).task.env_type == "Procgen"
+
+
+# EnvPool's Procgen config after the pool keys (it has no reward_threshold), distribution_mode an int.
+_PROCGEN_ORDER = (
+    "env_name", "channel_first", "num_levels", "start_level", "use_sequential_levels", "center_agent",
+    "use_backgrounds", "use_monochrome_assets", "restrict_themes", "use_generated_assets", "paint_vel_info",
+    "use_easy_jump", "distribution_mode",
+)
+
+
+def _procgen_options(task_id: str, opts: dict[str, Any]) -> bool:
+    """Take EnvPool's Procgen options out of ``opts`` (in place), leaving rlpool's; returns ``channel_first``."""
+    from rlpool.envs.procgen.registration import DISTRIBUTION_MODES
+
+    game = rlpool.make_spec(task_id).task.env_defaults["_game"]
+    channel_first = opts.pop("channel_first", True)
+    if not isinstance(channel_first, (bool, np.bool_)):
+        raise TypeError(f"channel_first must be a bool, got {channel_first!r}")
+    env_name = opts.pop("env_name", game)
+    if env_name != game:
+        raise ValueError(f"env_name of {task_id} is {game!r}; make that game's task instead of {env_name!r}")
+    if opts.pop("use_easy_jump", False):
+        raise ValueError("use_easy_jump=True is not supported (procgen's Python interface does not offer it)")
+    mode = opts.get("distribution_mode")
+    if mode is not None and not isinstance(mode, str):
+        if isinstance(mode, (bool, np.bool_)) or int(mode) not in DISTRIBUTION_MODES:
+            raise ValueError(f"distribution_mode must be one of {sorted(DISTRIBUTION_MODES)}, got {mode!r}")
+        opts["distribution_mode"] = DISTRIBUTION_MODES[int(mode)]
+    return bool(channel_first)
+
+
+def _procgen_config(config: dict[str, Any], rl: RlpoolEnvSpec, channel_first: bool) -> dict[str, Any]:
+    from rlpool.envs.procgen.registration import DISTRIBUTION_MODES
+
+    env = dict(config)
+    env.pop("reward_threshold")
+    modes = {name: number for number, name in DISTRIBUTION_MODES.items()}
+    env.update(env_name=rl.task.env_defaults["_game"], channel_first=channel_first, use_easy_jump=False,
+               distribution_mode=modes[env["distribution_mode"]])
+    ordered = {k: env[k] for k in env if k not in _PROCGEN_ORDER and k != "autoreset_mode"}
+    ordered.update({k: env[k] for k in _PROCGEN_ORDER})
+    ordered["autoreset_mode"] = env["autoreset_mode"]
+    return ordered
 
 
 # EnvPool's Atari config: no reward_threshold, the game as `task` (rlpool resolves it to `rom_path`).
@@ -265,9 +317,19 @@ class EnvSpec:
         """The observation keys EnvPool gives (for a dict observation)."""
         self.zero_keys: dict[str, tuple[int, ...]] = {k: shape for k, shape in keys if k not in own}
         """Keys EnvPool has that the task does not fill (a DeepMind Control domain's other tasks'): zeros."""
+        self.channel_first = bool(config.get("channel_first", False))
+        """Procgen: EnvPool's (3, 64, 64) frames, from rlpool's (64, 64, 3)."""
+        self.int32_info = ("prev_level_complete",) if rlpool_spec.task.env_type == "Procgen" else ()
+        """Info entries EnvPool gives as int32 where rlpool keeps the library's narrower type."""
 
     def pad(self, obs: Any) -> Any:
-        """A dict observation batch with EnvPool's keys: the task's own, and zeros for ``zero_keys``."""
+        """An observation batch in EnvPool's layout.
+
+        A dict batch gets EnvPool's keys: the task's own, and zeros for ``zero_keys``; Procgen's frames
+        become channel-first with ``channel_first``.
+        """
+        if self.channel_first:
+            return np.ascontiguousarray(np.moveaxis(obs, -1, -3))
         if not self.zero_keys:
             return obs
         n = next(iter(obs.values())).shape[0]
@@ -278,10 +340,20 @@ class EnvSpec:
         """The return at which the task counts as solved, or None (Atari's config has no such key)."""
         return getattr(self.config, "reward_threshold", None)
 
+    def info(self, info: dict[str, Any]) -> dict[str, Any]:
+        """The info of rlpool's pool in EnvPool's order and dtypes."""
+        for name in self.int32_info:
+            info[name] = info[name].astype(np.int32)
+        return envpool_info(info)
+
     @property
     def observation_space(self) -> Any:
         """Single-env gymnasium observation space (with ``zero_keys`` as unbounded float64 boxes)."""
         space = self.rlpool_spec.observation_space
+        if self.channel_first:
+            from gymnasium import spaces
+
+            return spaces.Box(0, 255, (space.shape[2], *space.shape[:2]), np.uint8)
         if not self.zero_keys:
             return space
         from collections import OrderedDict
@@ -321,8 +393,14 @@ class EnvSpec:
         own = {a.name: dm_spec(a) for a in arrays.obs}
         for key in self.obs_keys if arrays.obs_kind == "dict" else own:
             fields[key] = own[key] if key in own else specs.Array(self.zero_keys[key], np.float64, name=key)
+        if self.channel_first:
+            shape = self.observation_space.shape
+            fields["obs"] = specs.BoundedArray(shape, np.uint8, 0, 255, name="obs")
         for a in arrays.info:
             fields[a.name] = dm_spec(a)
+            if a.name in self.int32_info:
+                fields[a.name] = specs.BoundedArray((), np.int32, a.low.astype(np.int32), a.high.astype(np.int32),
+                                                    name=a.name)
         return _namedtuple("State", tuple(fields))(**fields)
 
     def action_spec(self) -> Any:
@@ -421,7 +499,7 @@ class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
             obs, info = self._pool.reset(env_id)
             if not self.is_async:  # sync rlpool returns every env's row; rows are in env-id order
                 obs, info = _rows(obs, info, np.asarray(env_id).reshape(-1))
-        return self.spec.pad(obs), envpool_info(info)
+        return self.spec.pad(obs), self.spec.info(info)
 
     def step(self, action: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every env (sync), or send ``env_id``'s actions and receive the next batch (async)."""
@@ -440,7 +518,7 @@ class GymnasiumEnvPool(_EnvPoolMixin, GymnasiumVectorEnv):
         if self._same_step:
             unpack_final(result)
         obs, reward, terminated, truncated, info = result
-        return self.spec.pad(obs), reward.astype(np.float32), terminated, truncated, envpool_info(info)
+        return self.spec.pad(obs), reward.astype(np.float32), terminated, truncated, self.spec.info(info)
 
 
 class DMEnvPool(_EnvPoolMixin, PoolOwner):
@@ -528,8 +606,10 @@ class DMEnvPool(_EnvPoolMixin, PoolOwner):
         elif self._obs_kind == "tuple":
             entries = list(obs)
         else:
-            entries = [obs]
-        return self._State(env_id, self._Players(env_id), *entries, *[info[name] for name in self._info_names])
+            entries = [self.spec.pad(obs)]
+        info = {name: info[name].astype(np.int32) if name in self.spec.int32_info else info[name]
+                for name in self._info_names}
+        return self._State(env_id, self._Players(env_id), *entries, *info.values())
 
     def _timestep(self, result: tuple) -> Any:
         obs, reward, terminated, truncated, info = result

@@ -251,6 +251,7 @@ class ProcgenEnv final : public Env {
  public:
   explicit ProcgenEnv(const Config& config) : s_(config), info_(make_info_spec()) {
     level_seed_at_ = info_index(info_, "level_seed");
+    prev_level_seed_at_ = info_index(info_, "prev_level_seed");
     level_complete_at_ = info_index(info_, "prev_level_complete");
     std::lock_guard<std::mutex> lock(api_mutex());
     api_ = &load_api(s_.root);
@@ -338,9 +339,11 @@ class ProcgenEnv final : public Env {
   }
 
   static std::vector<ArraySpec> make_info_spec() {
+    // procgen's info entries, in its order.
     return {
-        ArraySpec{.name = "level_seed", .dtype = DType::kInt32, .shape = {}, .low = {0}, .high = {2147483647.0}},
+        ArraySpec{.name = "prev_level_seed", .dtype = DType::kInt32, .shape = {}, .low = {0}, .high = {2147483647.0}},
         ArraySpec{.name = "prev_level_complete", .dtype = DType::kUInt8, .shape = {}, .low = {0}, .high = {1}},
+        ArraySpec{.name = "level_seed", .dtype = DType::kInt32, .shape = {}, .low = {0}, .high = {2147483647.0}},
     };
   }
 
@@ -401,10 +404,12 @@ class ProcgenEnv final : public Env {
       const std::string_view name = info[i].name;
       if (name == "level_seed") {
         info_ptrs_[i] = &level_seed_;
+      } else if (name == "prev_level_seed") {
+        info_ptrs_[i] = &prev_level_seed_;
       } else if (name == "prev_level_complete") {
         info_ptrs_[i] = &level_complete_;
       } else {
-        info_ptrs_[i] = &spare_[i];  // prev_level_seed: scalar int32, not handed out
+        info_ptrs_[i] = &spare_[i];  // an entry this version of procgen does not have (none): not handed out
       }
     }
     ob_ptr_ = frame_.data();
@@ -416,12 +421,13 @@ class ProcgenEnv final : public Env {
   void write(const Output& out) const {
     std::memcpy(out.obs_as<std::uint8_t>(), frame_.data(), kFrameBytes);
     *out.info_as<std::int32_t>(level_seed_at_) = level_seed_;
+    *out.info_as<std::int32_t>(prev_level_seed_at_) = prev_level_seed_;
     *out.info_as<std::uint8_t>(level_complete_at_) = level_complete_;
   }
 
   Settings s_;
   std::vector<ArraySpec> info_;
-  std::size_t level_seed_at_ = 0, level_complete_at_ = 0;
+  std::size_t level_seed_at_ = 0, prev_level_seed_at_ = 0, level_complete_at_ = 0;
   const Api* api_ = nullptr;
   void* venv_ = nullptr;
   Rng rng_after_reset_;
@@ -434,6 +440,7 @@ class ProcgenEnv final : public Env {
   std::uint8_t first_ = 0;
   std::int32_t action_ = 0;
   std::int32_t level_seed_ = 0;
+  std::int32_t prev_level_seed_ = 0;
   std::uint8_t level_complete_ = 0;
   std::vector<std::int64_t> spare_;
   std::vector<void*> info_ptrs_;

@@ -101,12 +101,14 @@ raises an error saying so. The ids, distribution modes and time limits are EnvPo
                 summary="""
 Each env is one game in its own libenv of one game, stepped in the worker's thread (libenv's
 `num_threads=0`), configured with exactly the options procgen's `ProcgenGym3Env(num=1, ...)` passes to
-`libenv_make`. Measured (`python benchmarks/procgen_raw.py --layout`, CoinrunEasy, 16 games, one
-thread, machine shared with other jobs): 16 one-game libenvs stepped in turn run at PROCGEN_LAYOUT_RATIO
-the speed of one 16-game libenv, and a one-game libenv costs PROCGEN_MAKE_MS ms to make and
-PROCGEN_MEM_KB kB of memory. A libenv of several games would draw all their level seeds from one
-generator seeded once, so a game's levels would depend on which other envs share its worker (and
-num_threads); one game per libenv keeps each env's levels a function of its own seed.
+`libenv_make`. The alternative, one libenv per worker holding its envs' games, was measured
+(`python benchmarks/procgen_raw.py --layout`: 16 games, one thread, median of 7 rounds of 2 s, on 2
+cores shared with other jobs, load 7.4): 16 one-game libenvs stepped in turn ran at 1.18× (CoinRun) and
+0.995× (StarPilot) the speed of one 16-game libenv, so batching inside libenv saves nothing; a one-game
+libenv takes 1–2 ms to make and under 1 MB of memory (0.6 MB RSS for CoinRun). And a libenv of several
+games draws their level seeds from one generator seeded once, so an env's levels would depend on which
+other envs share its worker (and so on `num_threads`); with one game per libenv they depend on the env's
+own seed only.
 """,
                 action_text="""
 procgen's 15 buttons combos: 0 LEFT+DOWN, 1 LEFT, 2 LEFT+UP, 3 DOWN, 4 none, 5 UP, 6 RIGHT+DOWN, 7 RIGHT,
@@ -114,9 +116,10 @@ procgen's 15 buttons combos: 0 LEFT+DOWN, 1 LEFT, 2 LEFT+UP, 3 DOWN, 4 none, 5 U
 firing; most games ignore them).
 """,
                 observation_text="""
-uint8 RGB frames, (64, 64, 3) (height, width, channel), as EnvPool 1.2.5's Procgen tasks. `info`
-has procgen's `level_seed` (int32, the level being played) and `prev_level_complete` (uint8, 1 on the
-step that completed a level).
+uint8 RGB frames, (64, 64, 3) (height, width, channel); `rlpool.compat.envpool` gives EnvPool 1.2.5's
+default (3, 64, 64) (`channel_first=True`). `info` has procgen's entries: `prev_level_seed` (int32, the
+level of the previous step), `prev_level_complete` (uint8, 1 on the step that completed a level) and
+`level_seed` (int32, the level being played).
 """,
                 reward="""
 The game's reward for the step (float32 in libenv, handed out as float64), e.g. 10 for reaching
@@ -131,13 +134,17 @@ gets `rand_seed = Rng(seed + i).next() >> 33` (the first word of rlpool's per-en
 bits), so an env's levels depend on its seed only; a reset with a new seed makes a new libenv.
 """,
                 termination="""
-Terminates when procgen says the episode is done: the agent died, completed the level, or procgen's own
-timeout (the same number of steps as the time limit) ran out. procgen draws the next level within that
-step, so the observation of a terminating step is already the next level's first frame (as in procgen
-and EnvPool); the reset that follows hands out that frame again. A reset before the episode ended (the
-time limit set lower than procgen's timeout, or a user's reset) starts the next level with procgen's
-forced reset (action −1). With `use_sequential_levels=True` a completed level does not end the episode.
-`get_state`/`set_state` carry procgen's own serialized game state.
+Terminates when procgen ends the episode because the agent died or completed the level. procgen's own
+timeout (its levels' step limit: the time limit, except JumperMemory's 2000 steps) is a truncation, not
+a termination, as in EnvPool: the time limit reports it in the same step. `max_episode_steps` may be
+lower than procgen's timeout, not higher (procgen would end the level anyway). procgen draws the next
+level within the step that ends one, so that step's observation is already the next level's first
+frame (as in procgen and EnvPool); the reset that follows hands out that frame again. A reset before
+procgen ended the level (a time limit below its timeout, as JumperMemory's default 1000, or a user's
+reset) starts the next level with procgen's forced reset (action −1). With `use_sequential_levels=True`
+a completed level goes on to the next without ending the episode, and the time limit counts the whole
+episode. `get_state`/`set_state` carry procgen's own serialized game state (with a checksum: procgen
+ends the process on malformed state, so only states rlpool wrote are passed to it).
 """,
                 version_history=("`v0`: EnvPool 1.2.5's ids for procgen 0.10.7's games.",),
             ),
