@@ -107,6 +107,7 @@ function(_rlpool_fetch_dist package version file_name sha256 kind required out_v
   set(fetched "${fetch_dir}/${file_name}")
   if(NOT pip_rc EQUAL 0 OR NOT EXISTS "${fetched}")
     string(REPLACE ";" " " pip_args "${ARGN}")
+    string(REPLACE ";" " " pip "${pip}")
     message(${level}
       "rlpool: could not fetch ${file_name} with\n"
       "  ${pip} download --no-deps ${pip_args} ${package}==${version}\n"
