@@ -70,10 +70,9 @@ def raw_libenv(task: str, n: int, threads: int, seconds: float, warmup: int) -> 
         env.close()
 
 
-def rlpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) -> float:
-    env = rlpool.make(task, num_envs=n, num_threads=threads, seed=1)
+def _step_loop(env: Any, n: int, seconds: float, warmup: int, dtype: Any) -> float:
     env.reset()
-    plan = np.random.default_rng(0).integers(0, 15, (256, n))
+    plan = np.random.default_rng(0).integers(0, 15, (256, n)).astype(dtype)
     i = [0]
 
     def step() -> int:
@@ -85,6 +84,10 @@ def rlpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) ->
         return _timed(step, seconds, warmup)
     finally:
         env.close()
+
+
+def rlpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) -> float:
+    return _step_loop(rlpool.make(task, num_envs=n, num_threads=threads, seed=1), n, seconds, warmup, np.int64)
 
 
 def _send_recv(env: Any, n: int, batch: int, seconds: float, warmup: int, dtype: Any) -> float:
@@ -116,20 +119,7 @@ def _envpool(task: str, n: int, batch: int, threads: int) -> Any:
 
 
 def envpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) -> float:
-    env = _envpool(task, n, n, threads)
-    env.reset()
-    plan = np.random.default_rng(0).integers(0, 15, (256, n)).astype(np.int32)
-    i = [0]
-
-    def step() -> int:
-        env.step(plan[i[0] & 255])
-        i[0] += 1
-        return n
-
-    try:
-        return _timed(step, seconds, warmup)
-    finally:
-        env.close()
+    return _step_loop(_envpool(task, n, n, threads), n, seconds, warmup, np.int32)
 
 
 def envpool_async(task: str, n: int, threads: int, seconds: float, warmup: int) -> float:
