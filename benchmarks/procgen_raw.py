@@ -40,18 +40,19 @@ def _game(task: str) -> tuple[str, str]:
     return spec.task.env_defaults["_game"], spec.env_config["distribution_mode"]
 
 
-def _timed(step: Callable[[], int], seconds: float, warmup: int) -> float:
+def _timed(step: Callable[[], int], seconds: float, warmup: int) -> tuple[float, float]:
+    """Steps per wall-clock second and per CPU second of this process (all its threads)."""
     for _ in range(warmup):
         step()
     n = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     deadline = t0 + seconds
     while time.perf_counter() < deadline:
         n += step()
-    return n / (time.perf_counter() - t0)
+    return n / (time.perf_counter() - t0), n / (time.process_time() - c0)
 
 
-def raw_libenv(task: str, n: int, threads: int, seconds: float, warmup: int) -> float:
+def raw_libenv(task: str, n: int, threads: int, seconds: float, warmup: int) -> tuple[float, float]:
     game, mode = _game(task)
     env = libenv.LibEnv(game, n, seed=1, num_threads=threads, distribution_mode=mode)
     plan = np.random.default_rng(0).integers(0, 15, (256, n)).astype(np.int32)
@@ -70,7 +71,7 @@ def raw_libenv(task: str, n: int, threads: int, seconds: float, warmup: int) -> 
         env.close()
 
 
-def _step_loop(env: Any, n: int, seconds: float, warmup: int, dtype: Any) -> float:
+def _step_loop(env: Any, n: int, seconds: float, warmup: int, dtype: Any) -> tuple[float, float]:
     env.reset()
     plan = np.random.default_rng(0).integers(0, 15, (256, n)).astype(dtype)
     i = [0]
@@ -86,11 +87,11 @@ def _step_loop(env: Any, n: int, seconds: float, warmup: int, dtype: Any) -> flo
         env.close()
 
 
-def rlpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) -> float:
+def rlpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) -> tuple[float, float]:
     return _step_loop(rlpool.make(task, num_envs=n, num_threads=threads, seed=1), n, seconds, warmup, np.int64)
 
 
-def _send_recv(env: Any, n: int, batch: int, seconds: float, warmup: int, dtype: Any) -> float:
+def _send_recv(env: Any, n: int, batch: int, seconds: float, warmup: int, dtype: Any) -> tuple[float, float]:
     env.async_reset()
     plan = np.random.default_rng(0).integers(0, 15, (256, batch)).astype(dtype)
     i = [0]
@@ -104,7 +105,7 @@ def _send_recv(env: Any, n: int, batch: int, seconds: float, warmup: int, dtype:
     return _timed(step, seconds, warmup)
 
 
-def rlpool_async(task: str, n: int, threads: int, seconds: float, warmup: int) -> float:
+def rlpool_async(task: str, n: int, threads: int, seconds: float, warmup: int) -> tuple[float, float]:
     env = rlpool.make(task, num_envs=n, batch_size=n // 2, num_threads=threads, seed=1)
     try:
         return _send_recv(env, n, n // 2, seconds, warmup, np.int64)
@@ -118,11 +119,11 @@ def _envpool(task: str, n: int, batch: int, threads: int) -> Any:
     return envpool.make_gymnasium(task, num_envs=n, batch_size=batch, num_threads=threads, seed=1)
 
 
-def envpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) -> float:
+def envpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) -> tuple[float, float]:
     return _step_loop(_envpool(task, n, n, threads), n, seconds, warmup, np.int32)
 
 
-def envpool_async(task: str, n: int, threads: int, seconds: float, warmup: int) -> float:
+def envpool_async(task: str, n: int, threads: int, seconds: float, warmup: int) -> tuple[float, float]:
     env = _envpool(task, n, n // 2, threads)
     try:
         return _send_recv(env, n, n // 2, seconds, warmup, np.int32)
@@ -130,7 +131,7 @@ def envpool_async(task: str, n: int, threads: int, seconds: float, warmup: int) 
         env.close()
 
 
-PEERS: dict[str, Callable[..., float]] = {
+PEERS: dict[str, Callable[..., tuple[float, float]]] = {
     "libenv": raw_libenv,
     "rlpool sync": rlpool_sync,
     "rlpool async": rlpool_async,
@@ -173,8 +174,8 @@ def layout(task: str, n: int, seconds: float, rounds: int) -> dict[str, Any]:
 
     one, many = [], []
     for _ in range(rounds):
-        one.append(_timed(step_singles, seconds, 50))
-        many.append(_timed(step_batched, seconds, 50))
+        one.append(_timed(step_singles, seconds, 50)[0])
+        many.append(_timed(step_batched, seconds, 50)[0])
     for e in singles:
         e.close()
     batched.close()
@@ -211,22 +212,26 @@ def main() -> None:
         peers = [s.strip() for s in a.peers.split(",") if s.strip()]
         results = []
         for task in a.tasks:
-            runs: dict[str, list[float]] = {peer: [] for peer in peers}
+            runs: dict[str, list[tuple[float, float]]] = {peer: [] for peer in peers}
             for _ in range(a.rounds):
-                for peer in peers:
+                for peer in list(peers):
                     try:
                         runs[peer].append(PEERS[peer](task, a.num_envs, a.threads, a.seconds, a.warmup))
                     except ImportError as e:
                         print(f"{peer}: unavailable ({e})")
                         peers.remove(peer)
                         runs.pop(peer)
-            med = {peer: statistics.median(v) for peer, v in runs.items() if v}
-            print(f"{task}, {a.num_envs} envs, {a.threads} threads, median of {a.rounds} rounds (steps/s):")
-            for peer, v in med.items():
-                rel = f"  rlpool sync / this: {med['rlpool sync'] / v:.3f}" if "rlpool sync" in med else ""
-                print(f"  {peer:14s} {v:>10,.0f}{rel}")
-            results.append({"task": task, "num_envs": a.num_envs, "threads": a.threads, "steps_per_s": med,
-                            "rounds": runs})
+            wall = {peer: statistics.median(w for w, _ in v) for peer, v in runs.items() if v}
+            cpu = {peer: statistics.median(c for _, c in v) for peer, v in runs.items() if v}
+            print(f"{task}, {a.num_envs} envs, {a.threads} threads, median of {a.rounds} rounds "
+                  "(steps per wall second, per CPU second; ratios: best rlpool / this):")
+            best_wall = max(v for k, v in wall.items() if k.startswith("rlpool")) if "rlpool sync" in wall else None
+            best_cpu = max(v for k, v in cpu.items() if k.startswith("rlpool")) if "rlpool sync" in cpu else None
+            for peer in wall:
+                rel = f"  {best_wall / wall[peer]:.3f}  {best_cpu / cpu[peer]:.3f}" if best_wall else ""
+                print(f"  {peer:14s} {wall[peer]:>10,.0f} {cpu[peer]:>10,.0f}{rel}")
+            results.append({"task": task, "num_envs": a.num_envs, "threads": a.threads,
+                             "steps_per_wall_s": wall, "steps_per_cpu_s": cpu, "rounds": runs})
     after = os.getloadavg()
     print(f"load average before {load[0]:.2f}, after {after[0]:.2f}")
     if a.json:
