@@ -111,7 +111,7 @@ other envs share its worker (and so on `num_threads`); with one game per libenv 
 own seed only.
 """,
                 action_text="""
-procgen's 15 buttons combos: 0 LEFT+DOWN, 1 LEFT, 2 LEFT+UP, 3 DOWN, 4 none, 5 UP, 6 RIGHT+DOWN, 7 RIGHT,
+procgen's 15 button combinations: 0 LEFT+DOWN, 1 LEFT, 2 LEFT+UP, 3 DOWN, 4 none, 5 UP, 6 RIGHT+DOWN, 7 RIGHT,
 8 RIGHT+UP, 9 D, 10 A, 11 W, 12 S, 13 Q, 14 E (the letter keys are game-specific actions such as
 firing; most games ignore them).
 """,
