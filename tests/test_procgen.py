@@ -330,3 +330,14 @@ def test_compat_envpool_layout(channel_first: bool) -> None:
     assert ts.observation.prev_level_complete.dtype == np.int32
     ours.close()
     theirs.close()
+
+
+def test_compat_envpool_legacy_gym_layout() -> None:
+    import rlpool.compat.envpool_legacy as legacy
+
+    env = legacy.make_gym("CoinrunEasy-v0", num_envs=2)
+    obs = env.reset()
+    assert obs.shape == (2, 3, 64, 64)
+    obs, _, _, info = env.step(np.array([1, 2]))
+    assert obs.shape == (2, 3, 64, 64) and info["prev_level_complete"].dtype == np.int32
+    env.close()

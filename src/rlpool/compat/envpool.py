@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 import rlpool
+from rlpool import registry
 from rlpool.dm_steps import StepTypes
 from rlpool.gymnasium_env import GymnasiumVectorEnv, unpack_final
 from rlpool.pool_owner import PoolOwner
@@ -168,7 +169,7 @@ def resolve_spec(
 
 
 def _is_procgen(task_id: str) -> bool:
-    return task_id in rlpool.list_all_envs() and rlpool.make_spec(task_id).task.env_type == "Procgen"
+    return task_id in rlpool.list_all_envs() and registry.task(task_id).env_type == "Procgen"
 
 
 # EnvPool's Procgen config after the pool keys (it has no reward_threshold), distribution_mode an int.
@@ -183,7 +184,7 @@ def _procgen_options(task_id: str, opts: dict[str, Any]) -> bool:
     """Take EnvPool's Procgen options out of ``opts`` (in place), leaving rlpool's; returns ``channel_first``."""
     from rlpool.envs.procgen.registration import DISTRIBUTION_MODES
 
-    game = rlpool.make_spec(task_id).task.env_defaults["_game"]
+    game = registry.task(task_id).env_defaults["_game"]
     channel_first = opts.pop("channel_first", True)
     if not isinstance(channel_first, (bool, np.bool_)):
         raise TypeError(f"channel_first must be a bool, got {channel_first!r}")

@@ -20,7 +20,6 @@ from rlpool.compat.envpool import (
     DMEnvPool,
     EnvSpec,
     GymnasiumEnvPool,
-    envpool_info,
     list_all_envs,
     resolve_spec,
 )
@@ -95,8 +94,8 @@ class GymEnvPool(GymnasiumEnvPool):
 
     def _four(self, result: tuple) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, reward, terminated, truncated, info = result
-        out = envpool_info(info)
+        out = self.spec.info(info)
         elapsed = out.pop("elapsed_step")
         out["TimeLimit.truncated"] = truncated & ~terminated
         out["elapsed_step"] = elapsed
-        return obs, reward.astype(np.float32), terminated | truncated, out
+        return self.spec.pad(obs), reward.astype(np.float32), terminated | truncated, out
