@@ -341,3 +341,16 @@ def test_compat_envpool_legacy_gym_layout() -> None:
     obs, _, _, info = env.step(np.array([1, 2]))
     assert obs.shape == (2, 3, 64, 64) and info["prev_level_complete"].dtype == np.int32
     env.close()
+
+
+def test_procgens_python_part_stays_out() -> None:
+    code = """
+import sys, importlib.util, numpy as np, rlpool
+env = rlpool.make("CoinrunEasy-v0", num_envs=2)
+env.reset(); env.step(np.zeros(2, np.int64))
+print(importlib.util.find_spec("procgen") is None, "procgen" in sys.modules, "gym3" in sys.modules)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=os.environ)
+    assert out.returncode == 0, out.stderr
+    # procgen-mirror is not installed; nothing imports procgen's or gym3's Python code.
+    assert out.stdout.split() == ["True", "False", "False"]
