@@ -36,8 +36,8 @@ LONG_EPISODE = 200
 SHORT_EPISODE = 100
 
 # Env types (by name prefix) whose steps cost a millisecond or so (DMC's many substeps of large
-# models, CarRacing's frame): the soak runs them for fewer steps.
-HEAVY_ENV_TYPE_PREFIXES: tuple[str, ...] = ("Dmc", "CarRacing")
+# models, CarRacing's frame, Procgen's rendered frames): the soak runs them for fewer steps.
+HEAVY_ENV_TYPE_PREFIXES: tuple[str, ...] = ("Dmc", "CarRacing", "Procgen")
 
 # The task that stands for its env type (default: the first id alphabetically).
 # Quadruped: Walk, not Escape, whose heightfield and 20 rangefinders make it the suite's

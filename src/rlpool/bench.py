@@ -276,7 +276,10 @@ def _make_gym(task: str, num_envs: int, actions: np.ndarray, asynchronous: bool)
 def _make_envpool(task: str, num_envs: int, actions: np.ndarray, asynchronous: bool) -> Runner:
     envpool = _envpool()
     batch_size = _async_batch_size(num_envs) if asynchronous else num_envs
-    env = envpool.make_gymnasium(task, num_envs=num_envs, batch_size=batch_size, seed=ENV_SEED)
+    try:
+        env = envpool.make_gymnasium(task, num_envs=num_envs, batch_size=batch_size, seed=ENV_SEED)
+    except ImportError as e:  # e.g. EnvPool's Procgen without the system's Qt 5 runtime
+        raise PeerUnavailable(f"envpool cannot make {task}: {e}") from None
     _ = env.observation_space  # EnvPool builds it lazily, on the first recv otherwise (and warns)
     # EnvPool takes int32 for integer actions whatever dtype its space reports.
     dtype = env.single_action_space.dtype

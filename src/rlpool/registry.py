@@ -56,6 +56,9 @@ class TaskSpec:
     episode_steps: Callable[[dict[str, Any]], int] | None = None
     """The default ``max_episode_steps`` from the env options (e.g. a time limit in seconds), if it
     depends on them; else ``max_episode_steps``."""
+    max_episode_steps_cap: int | None = None
+    """The largest ``max_episode_steps`` the task takes, where its library ends every episode at a step
+    count of its own (Procgen's timeouts): a larger limit would never be reached."""
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -74,6 +77,7 @@ def register(
     gymnasium_id: str | None = None,
     prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     episode_steps: Callable[[dict[str, Any]], int] | None = None,
+    max_episode_steps_cap: int | None = None,
     **env_defaults: Any,
 ) -> None:
     """Register ``task_id`` as the C++ env type ``env_type`` with task-specific defaults.
@@ -83,7 +87,8 @@ def register(
     its config like the type's options. Options whose names start with ``_``
     are set here only: ``make`` does not accept them. ``gymnasium_id`` names the
     current gymnasium id with the same dynamics when it differs from ``task_id``. ``prepare`` and
-    ``episode_steps`` derive hidden options and the default time limit from the options (see TaskSpec).
+    ``episode_steps`` derive hidden options and the default time limit from the options;
+    ``max_episode_steps_cap`` bounds the time limit a user may set (see TaskSpec).
     """
     if task_id in _TASKS:
         raise ValueError(f"task {task_id!r} is already registered")
@@ -111,6 +116,7 @@ def register(
         gymnasium_id,
         prepare,
         episode_steps,
+        max_episode_steps_cap,
     )
 
 
@@ -365,6 +371,11 @@ class EnvSpec:
         self.env_config = env_config
         if pool["max_episode_steps"] is not None:
             max_steps = int(pool["max_episode_steps"])
+            if t.max_episode_steps_cap is not None and max_steps > t.max_episode_steps_cap:
+                raise ValueError(
+                    f"max_episode_steps must be at most {t.max_episode_steps_cap} for {task_id} (its library ends "
+                    f"every episode after that many steps), got {max_steps}"
+                )
         elif t.episode_steps is not None:
             max_steps = t.episode_steps(env_config)
         else:

@@ -88,4 +88,13 @@ class Rng {
   bool has_spare_normal_ = false;
 };
 
+// Whether two generators are at the same point of the same stream (their next
+// draws agree). The engine touches an env's Rng between resets only to
+// re-seed it, so an env that keeps a copy from its last reset tells a
+// re-seeded reset (gymnasium's reset(seed=...)) from a plain one with this.
+inline bool same_stream(const Rng& a, const Rng& b) {
+  Rng x = a, y = b;
+  return x.next() == y.next() && x.next() == y.next();
+}
+
 }  // namespace rlpool

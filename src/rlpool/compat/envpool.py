@@ -295,6 +295,9 @@ class FamilyLayout:
     info_bounds: dict[str, tuple[Any, Any]] = {}  # noqa: RUF012 - read-only class default
     """Bounds EnvPool declares for info entries that rlpool's env leaves unbounded (for the specs)."""
 
+    info_int32: tuple[str, ...] = ()
+    """Info entries EnvPool gives as int32 where rlpool keeps the library's narrower type."""
+
     def options(self, opts: dict[str, Any]) -> dict[str, Any]:
         """EnvPool's make() options -> rlpool's (may raise EnvPoolError for values rlpool cannot honour)."""
         return opts
@@ -314,7 +317,7 @@ class FamilyLayout:
     @property
     def plain(self) -> bool:
         """True when results need no per-call change (the pool's fast path)."""
-        return type(self).obs is FamilyLayout.obs and not self.info_order
+        return type(self).obs is FamilyLayout.obs and not self.info_order and not self.info_int32
 
 
 class _TupleAsInt32Box(FamilyLayout):
@@ -397,6 +400,72 @@ class _AtariLayout(FamilyLayout):
     info_bounds = {"terminated": (0, 1)}  # noqa: RUF012 - EnvPool's spec: a DiscreteArray of 2 values
 
 
+# EnvPool's Procgen config after the pool keys (it has no reward_threshold), distribution_mode an int.
+_PROCGEN_ORDER = (
+    "env_name", "channel_first", "num_levels", "start_level", "use_sequential_levels", "center_agent",
+    "use_backgrounds", "use_monochrome_assets", "restrict_themes", "use_generated_assets", "paint_vel_info",
+    "use_easy_jump", "distribution_mode",
+)
+
+
+class _ProcgenLayout(FamilyLayout):
+    """EnvPool's Procgen: (3, 64, 64) frames by default (``channel_first``), its config keys and int32 info.
+
+    One per make() call (``channel_first`` is an option of that call).
+    """
+
+    info_int32 = ("prev_level_complete",)
+
+    def __init__(self, task_id: str) -> None:
+        self.task_id = task_id
+        self.game = registry.task(task_id).env_defaults["_game"]
+        self.channel_first = True
+
+    def options(self, opts: dict[str, Any]) -> dict[str, Any]:
+        from rlpool.envs.procgen.registration import DISTRIBUTION_MODES
+
+        opts = dict(opts)
+        channel_first = opts.pop("channel_first", True)
+        if not isinstance(channel_first, (bool, np.bool_)):
+            raise TypeError(f"channel_first must be a bool, got {channel_first!r}")
+        self.channel_first = bool(channel_first)
+        env_name = opts.pop("env_name", self.game)
+        if env_name != self.game:
+            raise ValueError(f"env_name of {self.task_id} is {self.game!r}; make that game's task instead of "
+                             f"{env_name!r}")
+        if opts.pop("use_easy_jump", False):
+            raise ValueError("use_easy_jump=True is not supported (procgen's Python interface does not offer it)")
+        mode = opts.get("distribution_mode")
+        if mode is not None and not isinstance(mode, str):
+            if isinstance(mode, (bool, np.bool_)) or int(mode) not in DISTRIBUTION_MODES:
+                raise ValueError(f"distribution_mode must be one of {sorted(DISTRIBUTION_MODES)}, got {mode!r}")
+            opts["distribution_mode"] = DISTRIBUTION_MODES[int(mode)]
+        return opts
+
+    def config(self, config: dict[str, Any]) -> dict[str, Any]:
+        from rlpool.envs.procgen.registration import DISTRIBUTION_MODES
+
+        env = dict(config)
+        env.pop("reward_threshold")
+        modes = {name: number for number, name in DISTRIBUTION_MODES.items()}
+        env.update(env_name=self.game, channel_first=self.channel_first, use_easy_jump=False,
+                   distribution_mode=modes[env["distribution_mode"]])
+        ordered = {k: env[k] for k in env if k not in _PROCGEN_ORDER and k != "autoreset_mode"}
+        ordered.update({k: env[k] for k in _PROCGEN_ORDER})
+        ordered["autoreset_mode"] = env["autoreset_mode"]
+        return ordered
+
+    def observation_space(self, space: Any) -> Any:
+        if not self.channel_first:
+            return space
+        from gymnasium import spaces
+
+        return spaces.Box(0, 255, (space.shape[2], *space.shape[:2]), np.uint8)
+
+    def obs(self, obs: Any) -> Any:
+        return np.ascontiguousarray(np.moveaxis(obs, -1, -3)) if self.channel_first else obs
+
+
 _LAYOUTS: dict[str, FamilyLayout] = {"Blackjack": _TupleAsInt32Box(), "Atari": _AtariLayout()}
 _DEFAULT_LAYOUT = FamilyLayout()
 _MUJOCO_TYPES = ("Ant", "HalfCheetah", "Hopper", "Humanoid", "HumanoidStandup", "InvertedDoublePendulum",
@@ -410,6 +479,8 @@ def family_layout(task_id: str) -> FamilyLayout:
     env_type = task(task_id).env_type
     if env_type in _LAYOUTS:
         return _LAYOUTS[env_type]
+    if env_type == "Procgen":
+        return _ProcgenLayout(task_id)
     if env_type[:-2] in _MUJOCO_TYPES and env_type[-2:] in ("V4", "V5"):
         return _LAYOUTS.setdefault(env_type, _MujocoLayout(env_type))
     return _DEFAULT_LAYOUT
@@ -661,6 +732,8 @@ class EnvSpec:
             state[f"info:{key}"] = a = ArraySpec.of(info[key], info=True)
             if key in self.layout.info_bounds:
                 a.minimum, a.maximum = self.layout.info_bounds[key]
+            if key in self.layout.info_int32:
+                a.dtype, a.minimum, a.maximum = np.dtype(np.int32), int(a.minimum), int(a.maximum)
         return state
 
     @property
@@ -760,7 +833,7 @@ class EnvPool:
         self._layout = spec.layout
         self._info_keys = spec.info_keys
         own = spec.rlpool_spec.arrays.info_names
-        self._reorder_info = tuple(self._info_keys) != tuple(own)
+        self._reorder_info = tuple(self._info_keys) != tuple(own) or bool(spec.layout.info_int32)
         obs = spec.rlpool_spec.arrays.obs[0]
         self._stack = (FrameStack(spec.frame_stack, spec.config.num_envs, tuple(obs.shape), obs.dtype)
                        if spec.frame_stack > 1 else None)
@@ -776,6 +849,8 @@ class EnvPool:
             return info
         out = {"env_id": info["env_id"], "players": info["players"]}
         out.update((k, info[k]) for k in self._info_keys)
+        for k in self._layout.info_int32:
+            out[k] = out[k].astype(np.int32)
         out.update((k, v) for k, v in info.items() if k not in out)
         out["elapsed_step"] = out.pop("elapsed_step")
         return out
@@ -984,7 +1059,9 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
             entries = list(obs)
         else:
             entries = [obs]
-        return self._State(env_id, self._Players(env_id), *entries, *[info[name] for name in self.spec.info_keys])
+        int32 = self.spec.layout.info_int32
+        return self._State(env_id, self._Players(env_id), *entries,
+                           *[info[k].astype(np.int32) if k in int32 else info[k] for k in self.spec.info_keys])
 
     def _timestep(self, result: tuple) -> Any:
         obs, reward, terminated, truncated, info = result

@@ -209,11 +209,6 @@ __attribute__((target("avx2"))) void pool_gray_avx2(const std::uint8_t* a, const
 }
 #endif
 
-bool same_stream(const Rng& a, const Rng& b) {
-  Rng x = a, y = b;
-  return x.next() == y.next() && x.next() == y.next();
-}
-
 class AtariEnv final : public Env {
  public:
   explicit AtariEnv(const Config& config)
