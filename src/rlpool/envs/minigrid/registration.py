@@ -1,0 +1,52 @@
+"""Minigrid: minigrid 3.2.0's MiniGrid-* tasks, the env logic in C++ (``*.cc`` here, on ``minigrid_env.h``).
+
+Each id is minigrid's, with its constructor options as task options. ``max_steps`` 0 means minigrid's
+default for the env (a formula of its other options, resolved here); ``max_episode_steps`` defaults to
+``max_steps``, and the env truncates at ``max_steps`` itself as minigrid does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rlpool.registry import register
+
+if TYPE_CHECKING:
+    pass
+
+Formula = Callable[[dict[str, Any]], int]
+
+# minigrid's default max_steps per env type (its __init__), from the options.
+MAX_STEPS: dict[str, Formula] = {
+    "MiniGridEmpty": lambda o: 4 * o["size"] ** 2,
+    "MiniGridDoorKey": lambda o: 10 * o["size"] ** 2,
+}
+
+
+def _prepare(env_type: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    formula = MAX_STEPS[env_type]
+
+    def prepare(options: dict[str, Any]) -> dict[str, Any]:
+        return {"max_steps": formula(options)} if options["max_steps"] == 0 else {}
+
+    return prepare
+
+
+def _episode_steps(options: dict[str, Any]) -> int:
+    return int(options["max_steps"])
+
+
+def minigrid(task_id: str, env_type: str, max_steps: int, **defaults: Any) -> None:
+    """Register a Minigrid id: ``max_steps`` is minigrid's default for these options (the static limit)."""
+    register(task_id, env_type, max_episode_steps=max_steps, prepare=_prepare(env_type),
+             episode_steps=_episode_steps, **defaults)
+
+
+for _size in (5, 6, 8, 16):
+    minigrid(f"MiniGrid-Empty-{_size}x{_size}-v0", "MiniGridEmpty", 4 * _size**2, size=_size)
+for _size in (5, 6):
+    minigrid(f"MiniGrid-Empty-Random-{_size}x{_size}-v0", "MiniGridEmpty", 4 * _size**2, size=_size,
+             agent_start_x=-1, agent_start_y=-1)
+for _size in (5, 6, 8, 16):
+    minigrid(f"MiniGrid-DoorKey-{_size}x{_size}-v0", "MiniGridDoorKey", 10 * _size**2, size=_size)
