@@ -45,7 +45,7 @@ def test_generation_matches_minigrid(task_id):
     n = 1000
     ours = rlpool_starts(task_id, n, seed=7)
     theirs = minigrid_starts(task_id, n, seed=7)
-    pvalues = compare_generation(ours, theirs)
+    pvalues = compare_generation(ours, theirs, rlpool.make_spec(task_id).task.env_type)
     bad = {k: p for k, p in pvalues.items() if p < 1e-4}
     assert not bad, bad
     ra = np.mean([goal_reachable(s) for s in ours])

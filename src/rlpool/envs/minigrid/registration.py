@@ -21,6 +21,10 @@ Formula = Callable[[dict[str, Any]], int]
 MAX_STEPS: dict[str, Formula] = {
     "MiniGridEmpty": lambda o: 4 * o["size"] ** 2,
     "MiniGridDoorKey": lambda o: 10 * o["size"] ** 2,
+    "MiniGridUnlock": lambda o: 8 * 6**2,
+    "MiniGridUnlockPickup": lambda o: 8 * 6**2,
+    "MiniGridBlockedUnlockPickup": lambda o: 16 * 6**2,
+    "MiniGridKeyCorridor": lambda o: 30 * o["room_size"] ** 2,
 }
 
 
@@ -50,3 +54,8 @@ for _size in (5, 6):
              agent_start_x=-1, agent_start_y=-1)
 for _size in (5, 6, 8, 16):
     minigrid(f"MiniGrid-DoorKey-{_size}x{_size}-v0", "MiniGridDoorKey", 10 * _size**2, size=_size)
+minigrid("MiniGrid-Unlock-v0", "MiniGridUnlock", 8 * 6**2)
+minigrid("MiniGrid-UnlockPickup-v0", "MiniGridUnlockPickup", 8 * 6**2)
+minigrid("MiniGrid-BlockedUnlockPickup-v0", "MiniGridBlockedUnlockPickup", 16 * 6**2)
+for _s, _r in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3)):
+    minigrid(f"MiniGrid-KeyCorridorS{_s}R{_r}-v0", "MiniGridKeyCorridor", 30 * _s**2, room_size=_s, num_rows=_r)

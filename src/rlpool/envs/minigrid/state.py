@@ -26,18 +26,31 @@ from typing import Any
 MAGIC = b"MGS1"
 EMPTY = (1, 0, 0, 0, 1, 0, 0, 0)
 
-# Per minigrid env class: its own variables as int32s, in the order the C++ env's vars() has them.
-ENV_VARS: dict[str, Callable[[Any], list[int]]] = {}
+VarsFn = Callable[[Any, Callable[[Any], int]], list[int]]
+# Per minigrid env class name: its own variables as int32s, in the order the C++ env's vars() has them.
+# Called as fn(unwrapped_env, ids): ids(obj) is the id an object has in the blob.
+ENV_VARS: dict[str, VarsFn] = {}
 
 
-def env_vars(cls_name: str) -> Callable[[Callable[[Any], list[int]]], Callable[[Any], list[int]]]:
-    """Decorator: register the variables of minigrid class ``cls_name`` (see ``ENV_VARS``)."""
+def env_vars(*cls_names: str) -> Callable[[VarsFn], VarsFn]:
+    """Decorator: register the variables of the minigrid classes ``cls_names`` (see ``ENV_VARS``)."""
 
-    def deco(fn: Callable[[Any], list[int]]) -> Callable[[Any], list[int]]:
-        ENV_VARS[cls_name] = fn
+    def deco(fn: VarsFn) -> VarsFn:
+        for name in cls_names:
+            ENV_VARS[name] = fn
         return fn
 
     return deco
+
+
+@env_vars("UnlockPickupEnv", "BlockedUnlockPickupEnv", "KeyCorridorEnv")
+def _target(env: Any, ids: Callable[[Any], int]) -> list[int]:
+    return [ids(env.obj)]
+
+
+@env_vars("UnlockEnv")
+def _door(env: Any, ids: Callable[[Any], int]) -> list[int]:
+    return [int(v) for v in env.door.cur_pos]
 
 
 @dataclass
@@ -95,19 +108,24 @@ def unpack(blob: bytes) -> MinigridState:
     return MinigridState(w, h, cells, carrying, (ax, ay), d, steps, max_steps, mission, values)
 
 
-class _Ids:
-    """Numbers minigrid objects by identity (1, 2, ...), as the C++ envs give ids."""
+class ObjectIds:
+    """Numbers minigrid objects by identity (1, 2, ...), as the C++ envs give ids.
+
+    Pass one to ``from_minigrid`` for every state of an episode to keep each object's number.
+    """
 
     def __init__(self) -> None:
-        self.ids: dict[int, int] = {}
+        self.ids: dict[int, tuple[Any, int]] = {}  # id(obj) -> (obj, number); obj kept so id() is not reused
 
     def __call__(self, obj: Any) -> int:
         if obj is None or obj.type not in ("key", "ball", "box", "door"):
             return 0
-        return self.ids.setdefault(id(obj), len(self.ids) % 255 + 1)
+        if id(obj) not in self.ids:
+            self.ids[id(obj)] = (obj, len(self.ids) % 255 + 1)
+        return self.ids[id(obj)][1]
 
 
-def _cell(obj: Any, ids: _Ids) -> tuple[int, ...]:
+def _cell(obj: Any, ids: ObjectIds) -> tuple[int, ...]:
     if obj is None:
         return EMPTY
     t, c, s = (int(v) for v in obj.encode())
@@ -118,14 +136,14 @@ def _cell(obj: Any, ids: _Ids) -> tuple[int, ...]:
     return (t, c, s, ids(obj), *inner)
 
 
-def from_minigrid(env: Any) -> MinigridState:
+def from_minigrid(env: Any, ids: ObjectIds | None = None) -> MinigridState:
     """The state of a live minigrid env (``env.unwrapped`` taken here), to ``pack()`` for ``set_state``."""
     u = env.unwrapped
-    ids = _Ids()
+    ids = ObjectIds() if ids is None else ids
     cells = [[_cell(u.grid.get(x, y), ids) for x in range(u.grid.width)] for y in range(u.grid.height)]
     carrying = _cell(u.carrying, ids)
     ax, ay = (int(v) for v in u.agent_pos)
     fn = ENV_VARS.get(type(u).__name__)
-    values = [int(v) for v in fn(u)] if fn is not None else []
+    values = [int(v) for v in fn(u, ids)] if fn is not None else []
     return MinigridState(u.grid.width, u.grid.height, cells, carrying, (ax, ay), int(u.agent_dir),
                          int(u.step_count), int(u.max_steps), str(u.mission), values)
