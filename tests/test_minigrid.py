@@ -11,8 +11,10 @@ import os
 import numpy as np
 import pytest
 from minigrid_reference import (
+    chi_square_p,
     compare_generation,
     goal_reachable,
+    minigrid_env,
     minigrid_starts,
     rlpool_starts,
     run_parity,
@@ -20,7 +22,7 @@ from minigrid_reference import (
 
 import rlpool
 from rlpool.envs.minigrid import decode_mission, encode_mission
-from rlpool.envs.minigrid.state import unpack
+from rlpool.envs.minigrid.state import from_minigrid, unpack
 
 FULL = os.environ.get("RLPOOL_FULL_REFERENCE") == "1"
 IDS = [t for t in rlpool.list_all_envs() if t.startswith("MiniGrid-")]
@@ -53,6 +55,38 @@ def test_generation_matches_minigrid(task_id):
     # Two proportions of 1000 each: equal within 4 standard errors (exactly equal where both are 0 or 1).
     se = np.sqrt(max(ra * (1 - ra), rb * (1 - rb), 1e-12) * 2 / n)
     assert abs(ra - rb) <= 4 * se, (ra, rb)
+
+
+def test_dynamic_obstacles_move_like_minigrid():
+    """From one state, where the balls go in one step: the same distribution as minigrid's (chi-square)."""
+    task_id = "MiniGrid-Dynamic-Obstacles-8x8-v0"
+    genv = minigrid_env(task_id)
+    genv.reset(seed=5)
+    blob = from_minigrid(genv).pack()
+    saved = [tuple(o.cur_pos) for o in genv.obstacles]
+    theirs = []
+    for i in range(1500):
+        genv.reset(seed=5)
+        genv.np_random = np.random.default_rng(i)
+        genv.step(0)
+        theirs.append(tuple(tuple(int(v) for v in o.cur_pos) for o in genv.obstacles))
+    pool = rlpool.make(task_id, num_envs=1, autoreset_mode="Disabled", seed=0)
+    pool.reset()
+    ours = []
+    for _ in range(1500):
+        pool.set_state(0, blob)
+        pool.step(np.array([0]))
+        pool_state = pool.get_state(0)
+        v = unpack(pool_state).vars
+        ours.append(tuple(zip(v[::2], v[1::2], strict=True)))
+    pool.close()
+    for k in range(len(saved)):
+        assert chi_square_p([o[k] for o in ours], [o[k] for o in theirs]) > 1e-4, k
+    assert len(set(ours)) > 1
+    # The balls on the grid are where the variables say.
+    last = unpack(pool_state)
+    balls = {(x, y) for y, row in enumerate(last.cells) for x, c in enumerate(row) if c[0] == 6}
+    assert balls == set(ours[-1])
 
 
 def test_chi_square_tells_another_layout_apart():

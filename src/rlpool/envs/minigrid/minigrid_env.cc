@@ -64,7 +64,33 @@ Settings::Settings(const Config& config)
   }
 }
 
-EnvSpec minigrid_spec(const Config& config) {
+EnvSpec minigrid_spec(const Config& config) { return minigrid_spec_actions(config, kNumActions); }
+
+StartPos::StartPos(const Config& config)
+    : x(static_cast<int>(config.get_int("agent_start_x"))),
+      y(static_cast<int>(config.get_int("agent_start_y"))),
+      dir(static_cast<int>(config.get_int_in("agent_start_dir", 0, 3))) {
+  if ((x < 0) != (y < 0) || x < -1 || y < -1) {
+    throw std::invalid_argument("agent_start_x and agent_start_y must both be >= 0, or both -1 (a random start)");
+  }
+}
+
+std::vector<Option> StartPos::options(int x, int y, int dir) {
+  return {
+      {"agent_start_x", std::int64_t{x}, "the agent's start column; -1 (with agent_start_y -1): a random start"},
+      {"agent_start_y", std::int64_t{y}, "the agent's start row; -1: a random start"},
+      {"agent_start_dir", std::int64_t{dir}, "the agent's start direction (0 right, 1 down, 2 left, 3 up)"},
+  };
+}
+
+void StartPos::check(int width, int height) const {
+  if (!random() && (x < 1 || y < 1 || x > width - 2 || y > height - 2)) {
+    throw std::invalid_argument("the agent's start (" + std::to_string(x) + ", " + std::to_string(y) +
+                                ") is not inside the walls");
+  }
+}
+
+EnvSpec minigrid_spec_actions(const Config& config, int num_actions) {
   const Settings s(config);
   const std::int64_t v = s.agent_view_size;
   return EnvSpec{
@@ -77,7 +103,7 @@ EnvSpec minigrid_spec(const Config& config) {
           },
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0},
-                          .high = {kNumActions - 1}},
+                          .high = {static_cast<double>(num_actions - 1)}},
       .info = {ArraySpec{.name = "agent_pos", .dtype = DType::kInt32, .shape = {2}, .low = {}, .high = {}}},
   };
 }

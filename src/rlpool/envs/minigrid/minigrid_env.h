@@ -219,6 +219,22 @@ std::vector<Option> common_options();
 // "direction" (int64, 0..3), "mission" (mission_bytes uint8, UTF-8, zero-padded),
 // a dict; 7 discrete actions; info "agent_pos" (int32 x, y).
 EnvSpec minigrid_spec(const Config& config);
+// The same with fewer actions (DynamicObstacles: left, right, forward).
+EnvSpec minigrid_spec_actions(const Config& config, int num_actions);
+
+// A fixed start (minigrid's agent_start_pos / agent_start_dir), or a random
+// one (place_agent) where agent_start_x and agent_start_y are -1.
+struct StartPos {
+  int x = 1;
+  int y = 1;
+  int dir = 0;
+  bool random() const { return x < 0; }
+  explicit StartPos(const Config& config);
+  // The options, with these defaults.
+  static std::vector<Option> options(int x = 1, int y = 1, int dir = 0);
+  // Refuses a start outside the walls of a width x height grid.
+  void check(int width, int height) const;
+};
 
 // The options read from Config that shape every env (checked here).
 struct Settings {
@@ -393,6 +409,14 @@ class RoomGrid : public MiniGridEnv {
   const int num_cols;
   std::vector<Room> room_grid;  // index j * num_cols + i
 };
+
+// Fisher-Yates over the env's draws: a uniform permutation (numpy's shuffle).
+template <class T>
+void shuffle(MiniGridEnv& env, std::vector<T>& v) {
+  for (int i = static_cast<int>(v.size()) - 1; i > 0; --i) {
+    std::swap(v[static_cast<std::size_t>(i)], v[static_cast<std::size_t>(env.rand_int(0, i + 1))]);
+  }
+}
 
 // minigrid's reject_next_to: refuse cells within Manhattan distance 1 of the agent.
 bool reject_next_to(const MiniGridEnv& env, Pos pos);

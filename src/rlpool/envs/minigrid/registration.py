@@ -25,6 +25,12 @@ MAX_STEPS: dict[str, Formula] = {
     "MiniGridUnlockPickup": lambda o: 8 * 6**2,
     "MiniGridBlockedUnlockPickup": lambda o: 16 * 6**2,
     "MiniGridKeyCorridor": lambda o: 30 * o["room_size"] ** 2,
+    "MiniGridCrossing": lambda o: 4 * o["size"] ** 2,
+    "MiniGridLavaGap": lambda o: 4 * o["size"] ** 2,
+    "MiniGridDistShift": lambda o: 4 * o["width"] * o["height"],
+    "MiniGridFourRooms": lambda o: 100,
+    "MiniGridDynamicObstacles": lambda o: 4 * o["size"] ** 2,
+    "MiniGridFetch": lambda o: 5 * o["size"] ** 2,
 }
 
 
@@ -59,3 +65,21 @@ minigrid("MiniGrid-UnlockPickup-v0", "MiniGridUnlockPickup", 8 * 6**2)
 minigrid("MiniGrid-BlockedUnlockPickup-v0", "MiniGridBlockedUnlockPickup", 16 * 6**2)
 for _s, _r in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3)):
     minigrid(f"MiniGrid-KeyCorridorS{_s}R{_r}-v0", "MiniGridKeyCorridor", 30 * _s**2, room_size=_s, num_rows=_r)
+for _s, _n in ((9, 1), (9, 2), (9, 3), (11, 5)):
+    minigrid(f"MiniGrid-LavaCrossingS{_s}N{_n}-v0", "MiniGridCrossing", 4 * _s**2, size=_s, num_crossings=_n)
+for _s, _n in ((9, 1), (9, 2), (9, 3), (11, 5)):
+    minigrid(f"MiniGrid-SimpleCrossingS{_s}N{_n}-v0", "MiniGridCrossing", 4 * _s**2, size=_s, num_crossings=_n,
+             obstacle_type="wall")
+for _s in (5, 6, 7):
+    minigrid(f"MiniGrid-LavaGapS{_s}-v0", "MiniGridLavaGap", 4 * _s**2, size=_s)
+minigrid("MiniGrid-DistShift1-v0", "MiniGridDistShift", 4 * 9 * 7, strip2_row=2)
+minigrid("MiniGrid-DistShift2-v0", "MiniGridDistShift", 4 * 9 * 7, strip2_row=5)
+minigrid("MiniGrid-FourRooms-v0", "MiniGridFourRooms", 100)
+for _s, _n in ((5, 2), (6, 3), (8, 4), (16, 8)):
+    minigrid(f"MiniGrid-Dynamic-Obstacles-{_s}x{_s}-v0", "MiniGridDynamicObstacles", 4 * _s**2, size=_s,
+             n_obstacles=_n)
+for _s, _n in ((5, 2), (6, 3)):
+    minigrid(f"MiniGrid-Dynamic-Obstacles-Random-{_s}x{_s}-v0", "MiniGridDynamicObstacles", 4 * _s**2, size=_s,
+             n_obstacles=_n, agent_start_x=-1, agent_start_y=-1)
+for _s, _n in ((5, 2), (6, 2), (8, 3)):
+    minigrid(f"MiniGrid-Fetch-{_s}x{_s}-N{_n}-v0", "MiniGridFetch", 5 * _s**2, size=_s, numObjs=_n)

@@ -48,6 +48,17 @@ def _target(env: Any, ids: Callable[[Any], int]) -> list[int]:
     return [ids(env.obj)]
 
 
+@env_vars("FetchEnv")
+def _fetch(env: Any, ids: Callable[[Any], int]) -> list[int]:
+    return [{"key": 5, "ball": 6}[env.targetType], {"red": 0, "green": 1, "blue": 2, "purple": 3, "yellow": 4,
+                                                  "grey": 5}[env.targetColor]]
+
+
+@env_vars("DynamicObstaclesEnv")
+def _obstacles(env: Any, ids: Callable[[Any], int]) -> list[int]:
+    return [int(v) for ob in env.obstacles for v in ob.cur_pos]
+
+
 @env_vars("UnlockEnv")
 def _door(env: Any, ids: Callable[[Any], int]) -> list[int]:
     return [int(v) for v in env.door.cur_pos]
