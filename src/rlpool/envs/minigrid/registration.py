@@ -31,6 +31,11 @@ MAX_STEPS: dict[str, Formula] = {
     "MiniGridFourRooms": lambda o: 100,
     "MiniGridDynamicObstacles": lambda o: 4 * o["size"] ** 2,
     "MiniGridFetch": lambda o: 5 * o["size"] ** 2,
+    "MiniGridGoToDoor": lambda o: 4 * o["size"] ** 2,
+    "MiniGridGoToObject": lambda o: 5 * o["size"] ** 2,
+    "MiniGridPutNear": lambda o: 5 * o["size"],
+    "MiniGridMemory": lambda o: 5 * o["size"] ** 2,
+    "MiniGridRedBlueDoors": lambda o: 20 * o["size"] ** 2,
 }
 
 
@@ -83,3 +88,14 @@ for _s, _n in ((5, 2), (6, 3)):
              n_obstacles=_n, agent_start_x=-1, agent_start_y=-1)
 for _s, _n in ((5, 2), (6, 2), (8, 3)):
     minigrid(f"MiniGrid-Fetch-{_s}x{_s}-N{_n}-v0", "MiniGridFetch", 5 * _s**2, size=_s, numObjs=_n)
+for _s in (5, 6, 8):
+    minigrid(f"MiniGrid-GoToDoor-{_s}x{_s}-v0", "MiniGridGoToDoor", 4 * _s**2, size=_s)
+for _s in (6, 8):
+    minigrid(f"MiniGrid-GoToObject-{_s}x{_s}-N2-v0", "MiniGridGoToObject", 5 * _s**2, size=_s, numObjs=2)
+minigrid("MiniGrid-PutNear-6x6-N2-v0", "MiniGridPutNear", 5 * 6, size=6, numObjs=2)
+minigrid("MiniGrid-PutNear-8x8-N3-v0", "MiniGridPutNear", 5 * 8, size=8, numObjs=3)
+for _s, _random in ((17, True), (13, True), (13, False), (11, False), (9, False), (7, False)):
+    minigrid(f"MiniGrid-MemoryS{_s}{'Random' if _random else ''}-v0", "MiniGridMemory", 5 * _s**2, size=_s,
+             random_length=_random)
+for _s in (6, 8):
+    minigrid(f"MiniGrid-RedBlueDoors-{_s}x{_s}-v0", "MiniGridRedBlueDoors", 20 * _s**2, size=_s)

@@ -26,6 +26,8 @@ from typing import Any
 MAGIC = b"MGS1"
 EMPTY = (1, 0, 0, 0, 1, 0, 0, 0)
 
+_TYPE = {"key": 5, "ball": 6, "box": 7}
+_COLOR = {"red": 0, "green": 1, "blue": 2, "purple": 3, "yellow": 4, "grey": 5}
 VarsFn = Callable[[Any, Callable[[Any], int]], list[int]]
 # Per minigrid env class name: its own variables as int32s, in the order the C++ env's vars() has them.
 # Called as fn(unwrapped_env, ids): ids(obj) is the id an object has in the blob.
@@ -50,13 +52,41 @@ def _target(env: Any, ids: Callable[[Any], int]) -> list[int]:
 
 @env_vars("FetchEnv")
 def _fetch(env: Any, ids: Callable[[Any], int]) -> list[int]:
-    return [{"key": 5, "ball": 6}[env.targetType], {"red": 0, "green": 1, "blue": 2, "purple": 3, "yellow": 4,
-                                                  "grey": 5}[env.targetColor]]
+    return [_TYPE[env.targetType], _COLOR[env.targetColor]]
 
 
 @env_vars("DynamicObstaclesEnv")
 def _obstacles(env: Any, ids: Callable[[Any], int]) -> list[int]:
     return [int(v) for ob in env.obstacles for v in ob.cur_pos]
+
+
+def _find(env: Any, obj: Any) -> list[int]:
+    """Where ``obj`` (that very object) is on the grid."""
+    for y in range(env.grid.height):
+        for x in range(env.grid.width):
+            if env.grid.get(x, y) is obj:
+                return [x, y]
+    raise ValueError(f"{obj} is not on the grid")
+
+
+@env_vars("GoToDoorEnv", "GoToObjectEnv")
+def _target_pos(env: Any, ids: Callable[[Any], int]) -> list[int]:
+    return [int(v) for v in env.target_pos]
+
+
+@env_vars("PutNearEnv")
+def _put_near(env: Any, ids: Callable[[Any], int]) -> list[int]:
+    return [_TYPE[env.move_type], _COLOR[env.moveColor], *(int(v) for v in env.target_pos)]
+
+
+@env_vars("MemoryEnv")
+def _memory(env: Any, ids: Callable[[Any], int]) -> list[int]:
+    return [int(v) for v in (*env.success_pos, *env.failure_pos)]
+
+
+@env_vars("RedBlueDoorEnv")
+def _red_blue(env: Any, ids: Callable[[Any], int]) -> list[int]:
+    return [*_find(env, env.red_door), *_find(env, env.blue_door)]
 
 
 @env_vars("UnlockEnv")
@@ -129,6 +159,7 @@ class ObjectIds:
         self.ids: dict[int, tuple[Any, int]] = {}  # id(obj) -> (obj, number); obj kept so id() is not reused
 
     def __call__(self, obj: Any) -> int:
+        """The id of ``obj`` (0 for nothing or an object without identity)."""
         if obj is None or obj.type not in ("key", "ball", "box", "door"):
             return 0
         if id(obj) not in self.ids:
