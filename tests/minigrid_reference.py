@@ -54,10 +54,11 @@ def freeze_obstacles(genv) -> None:
         genv.obstacles = []
 
 
-def run_parity(task_id: str, episodes: int, seed: int, **options) -> dict:
+def run_parity(task_id: str, episodes: int, seed: int, state_every: int = 1, **options) -> dict:
     """Play ``episodes`` minigrid episodes in both from minigrid's start states; assert equality at every step.
 
     Step-time draws (DynamicObstacles' moves) cannot be the same on both sides: those are frozen here.
+    The whole state is compared every ``state_every`` steps and at each episode's end.
     """
     genv = minigrid_env(task_id, **options)
     pool = rlpool.make(task_id, num_envs=1, autoreset_mode="Disabled", max_episode_steps=1 << 30, **options)
@@ -81,8 +82,9 @@ def run_parity(task_id: str, episodes: int, seed: int, **options) -> dict:
                 assert decode_mission(obs["mission"][0]) == gobs["mission"], where
                 assert reward[0] == float(greward), (where, reward[0], greward)
                 assert (bool(term[0]), bool(trunc[0])) == (gterm, gtrunc), where
-                assert unpack(pool.get_state(0)) == from_minigrid(genv, ids), where
                 totals["steps"] += 1
+                if gterm or gtrunc or totals["steps"] % state_every == 0:
+                    assert unpack(pool.get_state(0)) == from_minigrid(genv, ids), where
                 if gterm or gtrunc:
                     totals["terminated" if gterm else "truncated"] += 1
                     totals["rewarded"] += greward > 0
@@ -143,7 +145,8 @@ def chi_square_p(a: list, b: list) -> float:
 
 
 # Env types whose variables are object ids (numbered differently on each side: not a distribution).
-ID_VARS = {"MiniGridUnlockPickup", "MiniGridBlockedUnlockPickup", "MiniGridKeyCorridor"}
+ID_VARS = {"MiniGridUnlockPickup", "MiniGridBlockedUnlockPickup", "MiniGridKeyCorridor", "MiniGridObstructedMaze1Dlhb",
+           "MiniGridObstructedMazeFull", "MiniGridObstructedMazeFullV1"}
 
 
 def compare_generation(ours: list[MinigridState], theirs: list[MinigridState], env_type: str = "") -> dict[str, float]:

@@ -36,6 +36,12 @@ MAX_STEPS: dict[str, Formula] = {
     "MiniGridPutNear": lambda o: 5 * o["size"],
     "MiniGridMemory": lambda o: 5 * o["size"] ** 2,
     "MiniGridRedBlueDoors": lambda o: 20 * o["size"] ** 2,
+    "MiniGridLockedRoom": lambda o: 10 * o["size"],
+    "MiniGridPlayground": lambda o: 100,
+    "MiniGridMultiRoom": lambda o: o["maxNumRooms"] * 20,
+    "MiniGridObstructedMaze1Dlhb": lambda o: 4 * o["num_rooms_visited"] * 6**2,
+    "MiniGridObstructedMazeFull": lambda o: 4 * o["num_rooms_visited"] * 6**2,
+    "MiniGridObstructedMazeFullV1": lambda o: 4 * o["num_rooms_visited"] * 6**2,
 }
 
 
@@ -99,3 +105,27 @@ for _s, _random in ((17, True), (13, True), (13, False), (11, False), (9, False)
              random_length=_random)
 for _s in (6, 8):
     minigrid(f"MiniGrid-RedBlueDoors-{_s}x{_s}-v0", "MiniGridRedBlueDoors", 20 * _s**2, size=_s)
+minigrid("MiniGrid-LockedRoom-v0", "MiniGridLockedRoom", 10 * 19)
+minigrid("MiniGrid-Playground-v0", "MiniGridPlayground", 100)
+minigrid("MiniGrid-MultiRoom-N2-S4-v0", "MiniGridMultiRoom", 2 * 20, minNumRooms=2, maxNumRooms=2, maxRoomSize=4)
+# minigrid's legacy id: six rooms, despite its name.
+minigrid("MiniGrid-MultiRoom-N4-S5-v0", "MiniGridMultiRoom", 6 * 20, minNumRooms=6, maxNumRooms=6, maxRoomSize=5)
+minigrid("MiniGrid-MultiRoom-N4-S5-v1", "MiniGridMultiRoom", 4 * 20, minNumRooms=4, maxNumRooms=4, maxRoomSize=5)
+minigrid("MiniGrid-MultiRoom-N6-v0", "MiniGridMultiRoom", 6 * 20, minNumRooms=6, maxNumRooms=6)
+minigrid("MiniGrid-ObstructedMaze-1Dl-v0", "MiniGridObstructedMaze1Dlhb", 4 * 2 * 36, key_in_box=False, blocked=False)
+minigrid("MiniGrid-ObstructedMaze-1Dlh-v0", "MiniGridObstructedMaze1Dlhb", 4 * 2 * 36, key_in_box=True, blocked=False)
+minigrid("MiniGrid-ObstructedMaze-1Dlhb-v0", "MiniGridObstructedMaze1Dlhb", 4 * 2 * 36)
+for _name, _kib, _blocked, _q, _visited, _room in (
+    ("2Dl", False, False, 1, 4, (2, 1)),
+    ("2Dlh", True, False, 1, 4, (2, 1)),
+    ("2Dlhb", True, True, 1, 4, (2, 1)),
+    ("1Q", True, True, 1, 5, (1, 1)),
+    ("2Q", True, True, 2, 11, (2, 1)),
+    ("Full", True, True, 4, 25, (1, 1)),
+):
+    for _version, _type in (("v0", "MiniGridObstructedMazeFull"), ("v1", "MiniGridObstructedMazeFullV1")):
+        if _version == "v1" and _name in ("2Dl", "2Dlh"):
+            continue  # minigrid registers v1 of 2Dlhb, 1Q, 2Q and Full only
+        minigrid(f"MiniGrid-ObstructedMaze-{_name}-{_version}", _type, 4 * _visited * 36, key_in_box=_kib,
+                 blocked=_blocked, num_quarters=_q, num_rooms_visited=_visited, agent_room_i=_room[0],
+                 agent_room_j=_room[1])

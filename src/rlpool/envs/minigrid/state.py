@@ -45,7 +45,8 @@ def env_vars(*cls_names: str) -> Callable[[VarsFn], VarsFn]:
     return deco
 
 
-@env_vars("UnlockPickupEnv", "BlockedUnlockPickupEnv", "KeyCorridorEnv")
+@env_vars("UnlockPickupEnv", "BlockedUnlockPickupEnv", "KeyCorridorEnv", "ObstructedMaze_1Dlhb", "ObstructedMaze_Full",
+          "ObstructedMaze_Full_V1")
 def _target(env: Any, ids: Callable[[Any], int]) -> list[int]:
     return [ids(env.obj)]
 
