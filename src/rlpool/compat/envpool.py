@@ -265,9 +265,14 @@ class EnvSpec:
         """The observation keys EnvPool gives (for a dict observation)."""
         self.zero_keys: dict[str, tuple[int, ...]] = {k: shape for k, shape in keys if k not in own}
         """Keys EnvPool has that the task does not fill (a DeepMind Control domain's other tasks'): zeros."""
+        minigrid = rlpool_spec.task.env_type.startswith(("MiniGrid", "BabyAI"))
+        self.casts: dict[str, Any] = {"direction": np.int32} if minigrid else {}
+        """Observation keys EnvPool gives in another dtype (Minigrid's ``direction``: int32)."""
 
     def pad(self, obs: Any) -> Any:
         """A dict observation batch with EnvPool's keys: the task's own, and zeros for ``zero_keys``."""
+        if self.casts:
+            return {k: v.astype(self.casts[k]) if k in self.casts else v for k, v in obs.items()}
         if not self.zero_keys:
             return obs
         n = next(iter(obs.values())).shape[0]
@@ -524,7 +529,8 @@ class DMEnvPool(_EnvPoolMixin, PoolOwner):
     def _state(self, obs: Any, info: dict[str, Any]) -> Any:
         env_id = info["env_id"]
         if self._obs_kind == "dict":
-            entries = list(self.spec.pad(obs).values()) if self.spec.zero_keys else [obs[k] for k in self._obs_names]
+            padded = self.spec.pad(obs) if self.spec.zero_keys or self.spec.casts else obs
+            entries = list(padded.values()) if self.spec.zero_keys else [padded[k] for k in self._obs_names]
         elif self._obs_kind == "tuple":
             entries = list(obs)
         else:

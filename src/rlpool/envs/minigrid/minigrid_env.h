@@ -217,7 +217,7 @@ struct RejectSampling : std::runtime_error {
 std::vector<Option> common_options();
 // The spec every Minigrid env has: obs "image" (view x view x 3 uint8),
 // "direction" (int64, 0..3), "mission" (mission_bytes uint8, UTF-8, zero-padded),
-// a dict; 7 discrete actions; info "agent_pos" (int32 x, y).
+// a dict; 7 discrete actions; info "agent_pos" (int32 x, y) and "mission_id" (int32, EnvPool's).
 EnvSpec minigrid_spec(const Config& config);
 // The same with fewer actions (DynamicObstacles: left, right, forward).
 EnvSpec minigrid_spec_actions(const Config& config, int num_actions);
@@ -336,6 +336,9 @@ class MiniGridEnv : public Env {
   int step_count = 0;
   int max_steps;
   std::string mission;
+  // EnvPool's info["mission_id"]: the mission's index among the env's mission templates (set by
+  // gen_grid where EnvPool has one, else 0). Not part of the state: set_state keeps the current one.
+  int mission_id = 0;
   const int width;
   const int height;
   const int agent_view_size;
@@ -350,6 +353,7 @@ class MiniGridEnv : public Env {
 
   Settings settings_;
   std::size_t agent_pos_info_;
+  std::size_t mission_id_info_;
   Rng* rng_ = nullptr;
   std::uint8_t next_id_ = 0;
   // gen_obs scratch: the view's cells and visibility.

@@ -73,6 +73,7 @@ class Unlock final : public RoomGrid {
 class UnlockPickup final : public PickupTarget {
  public:
   UnlockPickup(const Config& config, bool blocked) : PickupTarget(config, 6, 1, 2), blocked_(blocked) {}
+  // EnvPool gives UnlockPickup's mission an id (the box's colour), BlockedUnlockPickup's none.
 
   void gen_grid(int w, int h) override {
     RoomGrid::gen_grid(w, h);
@@ -82,6 +83,7 @@ class UnlockPickup final : public PickupTarget {
     add_object(0, 0, Type::kKey, door.color);
     place_agent_in_room(0, 0);
     set_target(obj);
+    if (!blocked_) mission_id = static_cast<int>(obj.color);
   }
 
  private:
