@@ -170,3 +170,19 @@ def test_bad_options_are_refused():
         rlpool.make("MiniGrid-Empty-8x8-v0", agent_view_size=4)
     with pytest.raises(ValueError, match="size"):
         rlpool.make("MiniGrid-DoorKey-8x8-v0", size=2)
+
+
+def test_gymnasium_single_env_and_dm_faces():
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make("rlpool/MiniGrid-DoorKey-5x5-v0")
+    check_env(env.unwrapped, skip_render_check=True)
+    env.close()
+    dm = rlpool.make_dm("MiniGrid-DoorKey-5x5-v0", num_envs=2)
+    ts = dm.reset()
+    assert decode_mission(ts.observation.mission)[0] == "use the key to open the door and then get to the goal"
+    assert ts.observation.image.shape == (2, 7, 7, 3)
+    ts = dm.step(np.array([2, 2]))
+    assert ts.discount.tolist() == [1.0, 1.0]
+    dm.close()
