@@ -90,6 +90,15 @@ void StartPos::check(int width, int height) const {
   }
 }
 
+void StartPos::place(MiniGridEnv& env) const {
+  if (random()) {
+    env.place_agent();
+  } else {
+    env.agent_pos = {x, y};
+    env.agent_dir = dir;
+  }
+}
+
 EnvSpec minigrid_spec_actions(const Config& config, int num_actions) {
   const Settings s(config);
   const std::int64_t v = s.agent_view_size;
