@@ -36,6 +36,19 @@ def test_same_episodes_as_minigrid(task_id):
     assert totals["steps"] > 0
 
 
+@pytest.mark.parametrize("task_id, options", [
+    ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 5, "max_steps": 90}),
+    ("MiniGrid-Empty-8x8-v0", {"agent_view_size": 9, "size": 7}),
+    ("MiniGrid-KeyCorridorS3R3-v0", {"obj_type": "box", "agent_view_size": 3}),
+    ("MiniGrid-Fetch-8x8-N3-v0", {"numObjs": 6}),
+    ("MiniGrid-MemoryS9-v0", {"random_length": True}),
+])
+def test_same_episodes_with_minigrid_options(task_id, options):
+    """minigrid's constructor options, given to both, change both alike."""
+    totals = run_parity(task_id, episodes=3, seed=2, state_every=5, **options)
+    assert totals["steps"] > 0
+
+
 def test_doorkey_episodes_reach_the_goal():
     """The parity runs do reach the goal (a reward, a terminal step), not only time out."""
     totals = run_parity("MiniGrid-DoorKey-5x5-v0", episodes=12, seed=3)
