@@ -62,3 +62,15 @@ def test_mission_id_like_envpool(task_id):
     common = set(pairs[0]) & set(pairs[1])
     assert common
     assert {m: pairs[0][m] for m in common} == {m: pairs[1][m] for m in common}
+
+
+def test_envpool_option_names():
+    """EnvPool's option names reach the same options: agent_start_pos pairs, num_objs, min/max_num_rooms."""
+    env = compat.make_gymnasium("MiniGrid-Empty-8x8-v0", agent_start_pos=(3, 2), agent_start_dir=1)
+    obs, info = env.reset()
+    assert info["agent_pos"][0].tolist() == [3, 2] and obs["direction"][0] == 1
+    env.close()
+    assert compat.make_spec("MiniGrid-Fetch-8x8-N3-v0", num_objs=5).config.numObjs == 5
+    assert compat.make_spec("MiniGrid-MultiRoom-N6-v0", min_num_rooms=2, max_num_rooms=3).config.maxNumRooms == 3
+    with pytest.raises(TypeError, match="agent_start_pos"):
+        compat.make_spec("MiniGrid-Empty-8x8-v0", agent_start_pos=3)
