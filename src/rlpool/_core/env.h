@@ -156,6 +156,10 @@ struct Output {
   // elapsed steps towards the time limit instead of restarting at 0.
   bool time_limit_hit = false;
   bool* continues_game = nullptr;
+  // step() only (preset false): the env ends the episode by a limit of its own
+  // (truncation, not termination), e.g. Minigrid's per-episode max_steps. The
+  // engine's time limit truncates as well, whichever comes first.
+  bool* truncated = nullptr;
 
   template <class T>
   T* obs_as(std::size_t i = 0) const { return static_cast<T*>(obs[i]); }

@@ -37,14 +37,16 @@ void step_or_reset(Env& env, Rng& rng, EpisodeState& state, const EpisodeRules& 
   } else {
     reward = 0.0;
     terminated = false;
-    const Output out{obs, info, &reward, &terminated, discount};
+    bool env_truncated = false;
+    Output out{obs, info, &reward, &terminated, discount};
+    out.truncated = &env_truncated;
     if (emit_only) {
       env.emit(out);
     } else {
       env.step(action, rng, out);
     }
     ++state.elapsed;
-    truncated = time_limit_hit();
+    truncated = env_truncated || time_limit_hit();
     if (terminated || truncated) {
       switch (rules.autoreset) {
         case AutoresetMode::kNextStep:

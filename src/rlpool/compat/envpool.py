@@ -466,6 +466,36 @@ class _ProcgenLayout(FamilyLayout):
         return np.ascontiguousarray(np.moveaxis(obs, -1, -3)) if self.channel_first else obs
 
 
+# EnvPool's names of Minigrid options whose rlpool name is minigrid's own.
+_MINIGRID_RENAMES = {"num_objs": "numObjs", "min_num_rooms": "minNumRooms", "max_num_rooms": "maxNumRooms",
+                     "max_room_size": "maxRoomSize"}
+# EnvPool's pair options -> rlpool's two int options ((-1, -1): None, a random start).
+_MINIGRID_PAIRS = {"agent_start_pos": ("agent_start_x", "agent_start_y"),
+                   "agent_room": ("agent_room_i", "agent_room_j")}
+
+
+class _MinigridLayout(FamilyLayout):
+    """EnvPool's Minigrid and BabyAI: its option names, and ``direction`` as int32."""
+
+    casts: dict[str, Any] = {"direction": np.int32}  # noqa: RUF012 - read-only class default
+
+    def options(self, opts: dict[str, Any]) -> dict[str, Any]:
+        opts = dict(opts)
+        for old, new in _MINIGRID_RENAMES.items():
+            if old in opts:
+                opts[new] = opts.pop(old)
+        for pair, (a, b) in _MINIGRID_PAIRS.items():
+            if pair in opts:
+                value = opts.pop(pair)
+                if not _is_sequence(value) or len(value) != 2:
+                    raise TypeError(f"{pair} must be a pair of ints, got {value!r}")
+                opts[a], opts[b] = (int(v) for v in value)
+        return opts
+
+    def obs(self, obs: Any) -> Any:
+        return {k: v.astype(self.casts[k]) if k in self.casts else v for k, v in obs.items()}
+
+
 _LAYOUTS: dict[str, FamilyLayout] = {"Blackjack": _TupleAsInt32Box(), "Atari": _AtariLayout()}
 _DEFAULT_LAYOUT = FamilyLayout()
 _MUJOCO_TYPES = ("Ant", "HalfCheetah", "Hopper", "Humanoid", "HumanoidStandup", "InvertedDoublePendulum",
@@ -481,6 +511,8 @@ def family_layout(task_id: str) -> FamilyLayout:
         return _LAYOUTS[env_type]
     if env_type == "Procgen":
         return _ProcgenLayout(task_id)
+    if env_type.startswith(("MiniGrid", "BabyAI")):
+        return _LAYOUTS.setdefault("MiniGrid", _MinigridLayout())
     if env_type[:-2] in _MUJOCO_TYPES and env_type[-2:] in ("V4", "V5"):
         return _LAYOUTS.setdefault(env_type, _MujocoLayout(env_type))
     return _DEFAULT_LAYOUT
