@@ -12,7 +12,9 @@
 # builds as usual and making a ViZDoom task raises an error that says so
 # (vizdoom_env.cc, compiled with RLPOOL_VIZDOOM_MISSING).
 #
-# One patch (checked): the engine process is spawned with PR_SET_PDEATHSIG, so
+# Two patches (checked). close() of a controller whose engine died during
+# start-up dereferences a null game state (a segfault in ViZDoom's own DoomGame
+# too, e.g. for cig.cfg alone): guarded. And the engine process is spawned with PR_SET_PDEATHSIG, so
 # that it dies with the Python process even when that is SIGKILLed, and in a
 # process group of its own, so that a Ctrl-C in the terminal reaches Python
 # (KeyboardInterrupt, then close()) instead of killing the engines under a
@@ -72,6 +74,15 @@ if(NOT _vizdoom_ctl_text MATCHES "rlpool: child setup")
     message(FATAL_ERROR "rlpool: ViZDoom's DoomController::launchDoom is not as expected; update the patch in ${CMAKE_CURRENT_LIST_FILE}")
   endif()
   string(REPLACE "${_vizdoom_old}" "${_vizdoom_new}" _vizdoom_ctl_text "${_vizdoom_ctl_text}")
+  # close() after the engine died during start-up (before the shared memory
+  # is open, e.g. a map the scenario lacks) would read a null game state.
+  set(_vizdoom_old_close "if (this->gameState->DEMO_RECORDING){")
+  string(FIND "${_vizdoom_ctl_text}" "${_vizdoom_old_close}" _vizdoom_at)
+  if(_vizdoom_at EQUAL -1)
+    message(FATAL_ERROR "rlpool: ViZDoom's DoomController::close is not as expected; update the patch in ${CMAKE_CURRENT_LIST_FILE}")
+  endif()
+  string(REPLACE "${_vizdoom_old_close}" "if (this->gameState && this->gameState->DEMO_RECORDING){  // rlpool: null before start-up"
+                 _vizdoom_ctl_text "${_vizdoom_ctl_text}")
   string(REPLACE "namespace vizdoom {"
                  "extern \"C\" void rlpool_vizdoom_child_setup(pid_t parent);\nnamespace vizdoom {"
                  _vizdoom_ctl_text "${_vizdoom_ctl_text}")

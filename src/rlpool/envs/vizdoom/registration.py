@@ -59,9 +59,13 @@ def scenario_paths(scenario: str) -> dict[str, str]:
     return {"cfg_path": str(base / f"{scenario}.cfg"), "wad_path": str(base / f"{scenario}.wad")}
 
 
+# cig and multi_duel are deathmatch maps without a single-player start ("No player 1 start"): they run as
+# a one-player deathmatch host, as ViZDoom's multiplayer examples start them.
+HOSTED: dict[str, str] = {"cig": "-host 1 -deathmatch", "multi_duel": "-host 1 -deathmatch"}
+
 for _scenario in SCENARIOS:
     register(f"{task_name(_scenario)}-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS,
-             **scenario_paths(_scenario), **_paths())
+             game_args=HOSTED.get(_scenario, ""), **scenario_paths(_scenario), **_paths())
 register("VizdoomCustom-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS, **_paths())
 
 

@@ -220,7 +220,10 @@ class VizdoomEnv : public Env {
                                          static_cast<int>(o_.img_width), cn, method);
   }
 
-  ~VizdoomEnv() override {
+  ~VizdoomEnv() override { close(); }
+
+  // Ends the engine process (DoomGame::close waits for it to exit).
+  void close() override {
     try {
       game_->close();
     } catch (...) {  // the engine is gone either way: close() ends its process
