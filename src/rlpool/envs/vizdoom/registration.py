@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rlpool.registry import register
 
@@ -67,6 +67,31 @@ for _scenario in SCENARIOS:
     register(f"{task_name(_scenario)}-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS,
              game_args=HOSTED.get(_scenario, ""), **scenario_paths(_scenario), **_paths())
 register("VizdoomCustom-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS, **_paths())
+
+
+def doomgame(task_id: str, **options: Any) -> Any:
+    """vizdoom's own (Python) ``DoomGame`` configured as rlpool's env for ``task_id`` configures its C++ one.
+
+    Same cfg, WADs, engine, map and engine arguments (the task's defaults, overridden by ``options``);
+    the engine is not started. The reference of the tests and the bare-loop peer of ``rlpool bench``.
+    """
+    import vizdoom as vzd
+
+    from rlpool.registry import task
+
+    o = {**task(task_id).env_defaults, **options}
+    game = vzd.DoomGame()
+    game.load_config(o["cfg_path"])
+    game.set_vizdoom_path(o["vzd_path"])
+    game.set_doom_game_path(o["iwad_path"])
+    if o.get("wad_path"):
+        game.set_doom_scenario_path(o["wad_path"])
+    game.set_doom_map(o.get("map_id", "map01"))
+    if o.get("game_args"):
+        game.add_game_args(o["game_args"])
+    game.set_window_visible(False)
+    game.set_mode(vzd.Mode.PLAYER)
+    return game
 
 
 def reference_doc() -> FamilyDoc:
