@@ -1,8 +1,8 @@
 """No ViZDoom engine process outlives its pool: close(), an exception, Ctrl-C, SIGKILL of Python.
 
 Each case runs in a Python subprocess that makes a pool, starts its engines (reset), prints the engine
-processes' pids (its children running the vizdoom executable, read from /proc) and then ends in the case's
-way; the test then waits for every one of those pids to be gone.
+processes' pids (its children running the vizdoom executable, read from /proc), waits until the test has
+seen them alive and then ends in the case's way; the test then waits for every one of those pids to be gone.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ PRELUDE = textwrap.dedent(f"""
     env = rlpool.make("Basic-v1", num_envs=3, seed=0)
     env.reset()
     print("PIDS", *engines(), flush=True)
+    sys.stdin.readline()  # the test has seen the engines alive: go on
 """)
 
 
@@ -75,16 +76,18 @@ def wait_gone(pids: list[int], timeout: float = 10.0) -> list[int]:
 
 def start(body: str) -> tuple[subprocess.Popen[str], list[int]]:
     """Run PRELUDE + body in a subprocess; returns it and the engine pids it printed."""
-    proc = subprocess.Popen([sys.executable, "-c", PRELUDE + textwrap.dedent(body)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": SRC},
-                            start_new_session=True)
-    assert proc.stdout is not None
+    proc = subprocess.Popen([sys.executable, "-c", PRELUDE + textwrap.dedent(body)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": SRC}, start_new_session=True)
+    assert proc.stdout is not None and proc.stdin is not None
     line = proc.stdout.readline()
     if not line.startswith("PIDS"):
         proc.kill()
         raise AssertionError(f"no pids: {line!r} {proc.communicate(timeout=30)}")
     pids = [int(p) for p in line.split()[1:]]
     assert len(pids) == 3 and all(engine_alive(p) for p in pids), pids
+    proc.stdin.write("\n")
+    proc.stdin.flush()
     return proc, pids
 
 

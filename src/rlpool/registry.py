@@ -56,6 +56,10 @@ class TaskSpec:
     episode_steps: Callable[[dict[str, Any]], int] | None = None
     """The default ``max_episode_steps`` from the env options (e.g. a time limit in seconds), if it
     depends on them; else ``max_episode_steps``."""
+    waits_on_process: bool = False
+    """Its envs spend their steps waiting on a process of their own (ViZDoom's engine): the default
+    ``num_threads`` is then ``num_envs``, so that every env's process can work at once, instead of one
+    thread per core."""
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -72,6 +76,7 @@ def register(
     gymnasium_id: str | None = None,
     prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     episode_steps: Callable[[dict[str, Any]], int] | None = None,
+    waits_on_process: bool = False,
     **env_defaults: Any,
 ) -> None:
     """Register ``task_id`` as the C++ env type ``env_type`` with task-specific defaults.
@@ -81,7 +86,8 @@ def register(
     its config like the type's options. Options whose names start with ``_``
     are set here only: ``make`` does not accept them. ``gymnasium_id`` names the
     current gymnasium id with the same dynamics when it differs from ``task_id``. ``prepare`` and
-    ``episode_steps`` derive hidden options and the default time limit from the options (see TaskSpec).
+    ``episode_steps`` derive hidden options and the default time limit from the options, and
+    ``waits_on_process`` changes the default thread count (see TaskSpec).
     """
     if task_id in _TASKS:
         raise ValueError(f"task {task_id!r} is already registered")
@@ -109,6 +115,7 @@ def register(
         gymnasium_id,
         prepare,
         episode_steps,
+        waits_on_process,
     )
 
 
@@ -307,7 +314,7 @@ class EnvSpec:
             raise ValueError(f"batch_size={batch_size} must be <= num_envs={num_envs}")
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
         num_threads = (
-            min(batch_size, cores)
+            (min(num_envs, MAX_THREADS) if t.waits_on_process else min(batch_size, cores))
             if pool["num_threads"] in (None, 0)
             else check_int("num_threads", pool["num_threads"], 1, MAX_THREADS)
         )

@@ -8,7 +8,7 @@
 #
 # The controller needs Boost's headers and its filesystem, thread and system
 # libraries (Debian/Ubuntu: apt-get install libboost-dev libboost-filesystem-dev
-# libboost-thread-dev libboost-system-dev). Without them the rest of rlpool
+# libboost-thread-dev libboost-system-dev libboost-chrono-dev). Without them the rest of rlpool
 # builds as usual and making a ViZDoom task raises an error that says so
 # (vizdoom_env.cc, compiled with RLPOOL_VIZDOOM_MISSING).
 #
@@ -38,10 +38,10 @@ endif()
 find_package(Boost 1.65 QUIET COMPONENTS filesystem thread system chrono)
 if(NOT Boost_FOUND)
   message(WARNING
-    "rlpool: Boost (headers and the filesystem, thread and system libraries) not found, so the ViZDoom "
+    "rlpool: Boost (headers and the filesystem, thread, system and chrono libraries) not found, so the ViZDoom "
     "tasks are left out of this build (making one raises an error that says so). To build them install "
     "Boost (Debian/Ubuntu: apt-get install libboost-dev libboost-filesystem-dev libboost-thread-dev "
-    "libboost-system-dev) and rebuild.")
+    "libboost-system-dev libboost-chrono-dev) and rebuild.")
   target_compile_definitions(rlpool_vizdoom_envs PRIVATE RLPOOL_VIZDOOM_MISSING=1)
   return()
 endif()

@@ -64,13 +64,16 @@ def scenario_paths(scenario: str) -> dict[str, str]:
 HOSTED: dict[str, str] = {"cig": "-host 1 -deathmatch", "multi_duel": "-host 1 -deathmatch"}
 
 for _scenario in SCENARIOS:
-    register(f"{task_name(_scenario)}-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS,
+    register(f"{task_name(_scenario)}-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS, waits_on_process=True,
              game_args=HOSTED.get(_scenario, ""), **scenario_paths(_scenario), **_paths())
-register("VizdoomCustom-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS, **_paths())
+# VizdoomCustom-v1 plays the cfg_path (and wad_path) it is given; by default basic.cfg, so that its spec
+# (and the reference page) exists without one (EnvPool's default, "", cannot be made).
+register("VizdoomCustom-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS, waits_on_process=True,
+         cfg_path=scenario_paths("basic")["cfg_path"], **_paths())
 
 
 def doomgame(task_id: str, **options: Any) -> Any:
-    """vizdoom's own (Python) ``DoomGame`` configured as rlpool's env for ``task_id`` configures its C++ one.
+    """Vizdoom's own (Python) ``DoomGame`` configured as rlpool's env for ``task_id`` configures its C++ one.
 
     Same cfg, WADs, engine, map and engine arguments (the task's defaults, overridden by ``options``);
     the engine is not started. The reference of the tests and the bare-loop peer of ``rlpool bench``.
@@ -106,10 +109,11 @@ def reference_doc() -> FamilyDoc:
 ViZDoom {VIZDOOM_VERSION}'s single-player scenarios on the ViZDoom engine. ViZDoom's controller library
 (its C++ `DoomGame`) is compiled into rlpool from the vizdoom source distribution, which needs Boost at build
 time (Debian/Ubuntu: `apt-get install libboost-dev libboost-filesystem-dev libboost-thread-dev
-libboost-system-dev`; without it these tasks raise an error when made). The engine executable, the freedoom2
-WAD and the scenarios come from the installed `vizdoom` package (`<vizdoom>` on this page). The tasks are
-EnvPool's `<Scenario>-v1`, one per scenario the package ships, and `VizdoomCustom-v1`, which takes
-`cfg_path` (and optionally `wad_path`).
+libboost-system-dev libboost-chrono-dev`; without it these tasks raise an error when made). The engine
+executable, the freedoom2 WAD and the scenarios come from the installed `vizdoom` package (`<vizdoom>` on
+this page). The tasks are EnvPool's `<Scenario>-v1`, one per scenario the package ships, and
+`VizdoomCustom-v1`, which takes `cfg_path` (default: the package's `basic.cfg`) and optionally `wad_path`
+(default: the one the cfg names).
 """,
         paths=((str(folder) if folder is not None else "", "<vizdoom>"),),
         envs=(

@@ -68,7 +68,7 @@ std::vector<Option> options() {
   throw std::runtime_error(
       "this rlpool was built without ViZDoom's controller library, which needs Boost at build time: install "
       "Boost (Debian/Ubuntu: apt-get install libboost-dev libboost-filesystem-dev libboost-thread-dev "
-      "libboost-system-dev) and rebuild rlpool");
+      "libboost-system-dev libboost-chrono-dev) and rebuild rlpool");
 }
 
 static const bool kRegistered = register_env_type({
@@ -109,8 +109,8 @@ struct Options {
     }
     check_file("cfg_path", cfg_path, "the scenario's .cfg file");
     if (!wad_path.empty()) check_file("wad_path", wad_path, "the scenario's .wad file");
-    check_file("vzd_path", vzd_path, "the ViZDoom engine; install vizdoom (pip install vizdoom==1.3.2)");
-    check_file("iwad_path", iwad_path, "the base game WAD; install vizdoom (pip install vizdoom==1.3.2)");
+    check_file("vzd_path", vzd_path, "the ViZDoom engine; install vizdoom: pip install 'rlpool[vizdoom]'");
+    check_file("iwad_path", iwad_path, "the base game WAD; install vizdoom: pip install 'rlpool[vizdoom]'");
     if (!lmp_save_dir.empty()) {
       std::error_code ec;
       if (!std::filesystem::is_directory(lmp_save_dir, ec)) {
