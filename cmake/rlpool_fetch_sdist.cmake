@@ -10,6 +10,9 @@
 #   rlpool_unpack_sdist(<tarball> <sha256> <dest root> <must-exist path> <out var>)
 #       unpacks it once per checksum under <dest root>; sets <out var> to the
 #       unpacked top folder (the tarball name without .tar.gz).
+#   rlpool_patch_text(<text var> <old> <new> <what>)
+#       replaces <old> with <new> in the variable's text (a source file read
+#       for a checked patch); a text without <old> is a FATAL_ERROR naming <what>.
 
 if(DEFINED ENV{XDG_CACHE_HOME} AND NOT "$ENV{XDG_CACHE_HOME}" STREQUAL "")
   set(_rlpool_default_cache "$ENV{XDG_CACHE_HOME}/rlpool")
@@ -118,4 +121,13 @@ function(rlpool_unpack_sdist tarball sha256 dest_root must_exist out_var)
     file(TOUCH "${stamp}")
   endif()
   set(${out_var} "${dest_root}/${top}" PARENT_SCOPE)
+endfunction()
+
+function(rlpool_patch_text text_var old new what)
+  string(FIND "${${text_var}}" "${old}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "rlpool: ${what} is not as expected; update the patch in ${CMAKE_CURRENT_LIST_FILE}")
+  endif()
+  string(REPLACE "${old}" "${new}" patched "${${text_var}}")
+  set(${text_var} "${patched}" PARENT_SCOPE)
 endfunction()

@@ -52,41 +52,33 @@ rlpool_fetch_sdist(vizdoom "${RLPOOL_VIZDOOM_VERSION}" "vizdoom-${RLPOOL_VIZDOOM
 rlpool_unpack_sdist("${_vizdoom_tarball}" "${RLPOOL_VIZDOOM_SHA256}" "${CMAKE_BINARY_DIR}/_deps/vizdoom-src"
                     "src/lib/ViZDoomGame.cpp" _vizdoom_src)
 
-# ViZDoom's CMake would write these two headers from their .in files.
+# ViZDoom's CMake would write this header from its .in file.
 set(_vizdoom_gen "${CMAKE_BINARY_DIR}/_deps/vizdoom-gen")
 set(ViZDoom_VERSION_ID "${RLPOOL_VIZDOOM_VERSION_ID}")
 set(ViZDoom_VERSION_STR "${RLPOOL_VIZDOOM_VERSION}")
 configure_file("${_vizdoom_src}/src/lib/ViZDoomVersion.h.in" "${_vizdoom_gen}/ViZDoomVersion.h" @ONLY)
 
-# The spawn patch: launchDoom's one bpr::execute call gets an on_exec_setup
-# initializer that runs our child setup between fork and exec.
 set(_vizdoom_controller "${_vizdoom_src}/src/lib/ViZDoomController.cpp")
-file(READ "${_vizdoom_controller}" _vizdoom_ctl_text)
-if(NOT _vizdoom_ctl_text MATCHES "rlpool: child setup")
-  set(_vizdoom_old "bpr::child doomProcess = bpr::execute(bpri::set_args(this->doomArgs), bpri::inherit_env());")
+file(READ "${_vizdoom_controller}" _vizdoom_text)
+if(NOT _vizdoom_text MATCHES "rlpool: child setup")
+  # The spawn patch: launchDoom's one bpr::execute call gets an on_exec_setup
+  # initializer that runs our child setup between fork and exec.
   string(CONCAT _vizdoom_new
     "// rlpool: child setup (death signal, own process group) between fork and exec.\n"
     "            const pid_t rlpool_parent = getpid();\n"
     "            bpr::child doomProcess = bpr::execute(bpri::set_args(this->doomArgs), bpri::inherit_env(),\n"
     "                bpri::on_exec_setup([rlpool_parent](auto&) { rlpool_vizdoom_child_setup(rlpool_parent); }));")
-  string(FIND "${_vizdoom_ctl_text}" "${_vizdoom_old}" _vizdoom_at)
-  if(_vizdoom_at EQUAL -1)
-    message(FATAL_ERROR "rlpool: ViZDoom's DoomController::launchDoom is not as expected; update the patch in ${CMAKE_CURRENT_LIST_FILE}")
-  endif()
-  string(REPLACE "${_vizdoom_old}" "${_vizdoom_new}" _vizdoom_ctl_text "${_vizdoom_ctl_text}")
+  rlpool_patch_text(_vizdoom_text
+    "bpr::child doomProcess = bpr::execute(bpri::set_args(this->doomArgs), bpri::inherit_env());"
+    "${_vizdoom_new}" "ViZDoom's DoomController::launchDoom")
+  rlpool_patch_text(_vizdoom_text "namespace vizdoom {"
+    "extern \"C\" void rlpool_vizdoom_child_setup(pid_t parent);\nnamespace vizdoom {" "ViZDoomController.cpp")
   # close() after the engine died during start-up (before the shared memory
   # is open, e.g. a map the scenario lacks) would read a null game state.
-  set(_vizdoom_old_close "if (this->gameState->DEMO_RECORDING){")
-  string(FIND "${_vizdoom_ctl_text}" "${_vizdoom_old_close}" _vizdoom_at)
-  if(_vizdoom_at EQUAL -1)
-    message(FATAL_ERROR "rlpool: ViZDoom's DoomController::close is not as expected; update the patch in ${CMAKE_CURRENT_LIST_FILE}")
-  endif()
-  string(REPLACE "${_vizdoom_old_close}" "if (this->gameState && this->gameState->DEMO_RECORDING){  // rlpool: null before start-up"
-                 _vizdoom_ctl_text "${_vizdoom_ctl_text}")
-  string(REPLACE "namespace vizdoom {"
-                 "extern \"C\" void rlpool_vizdoom_child_setup(pid_t parent);\nnamespace vizdoom {"
-                 _vizdoom_ctl_text "${_vizdoom_ctl_text}")
-  file(WRITE "${_vizdoom_controller}" "${_vizdoom_ctl_text}")
+  rlpool_patch_text(_vizdoom_text "if (this->gameState->DEMO_RECORDING){"
+    "if (this->gameState && this->gameState->DEMO_RECORDING){  // rlpool: null before start-up"
+    "ViZDoom's DoomController::close")
+  file(WRITE "${_vizdoom_controller}" "${_vizdoom_text}")
 endif()
 
 file(GLOB _vizdoom_lib_sources "${_vizdoom_src}/src/lib/*.cpp")
