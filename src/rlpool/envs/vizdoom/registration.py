@@ -127,7 +127,9 @@ collected, with the scenario's `.cfg` loaded by ViZDoom's own config loader. One
 `img_height` × `img_width` like OpenCV's `INTER_AREA` (or `INTER_LINEAR` with `use_inter_area_resize=False`)
 and stacks the last `stack_num` frames. Engine processes die with the pool, and with the Python process
 even when it is killed (`PR_SET_PDEATHSIG`); they run in a process group of their own, so Ctrl-C interrupts
-Python, not the engines.
+Python, not the engines. `Cig-v1` and `MultiDuel-v1` are deathmatch maps without a single-player start: they
+run as a one-player deathmatch host (`game_args='-host 1 -deathmatch'`; vizdoom's own `DoomGame` crashes on
+their cfg alone).
 """,
                 action_text="""
 One float64 per button the cfg makes available (`available_buttons`), in its order, as
