@@ -10,6 +10,8 @@ for 120 steps (several episodes of the short ones); ``RLPOOL_FULL_REFERENCE=1`` 
 from __future__ import annotations
 
 import os
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -36,9 +38,24 @@ def splitmix_words(seed: int) -> tuple[int, int, int, int]:
     return tuple(words)  # type: ignore[return-value]
 
 
+@pytest.fixture(autouse=True)
+def _engines_write_into_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """vizdoom's own engines write _vizdoom.ini and a _vizdoom/ folder into the working folder: tmp_path."""
+    monkeypatch.chdir(tmp_path)
+
+
 def reference_game(scenario: str) -> vzd.DoomGame:
     """vizdoom's DoomGame configured as our env configures its own (engine not started)."""
     return doomgame(f"{task_name(scenario)}-v1")
+
+
+def test_our_engines_leave_no_files_behind(tmp_path: Path) -> None:
+    before = set(Path(tempfile.gettempdir()).glob("rlpool-vizdoom-*"))
+    env = rlpool.make("Basic-v1", num_envs=2)
+    env.reset()
+    env.close()
+    assert list(tmp_path.iterdir()) == []  # nothing in the working folder
+    assert set(Path(tempfile.gettempdir()).glob("rlpool-vizdoom-*")) == before  # private folders removed
 
 
 def raw_screen(game: vzd.DoomGame) -> np.ndarray:

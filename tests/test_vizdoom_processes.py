@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -146,6 +147,12 @@ def test_sigkill_of_python_ends_the_engines() -> None:
     proc, pids = start("""
         time.sleep(60)
     """)
+    folders = sorted(Path(tempfile.gettempdir()).glob(f"rlpool-vizdoom-{proc.pid}-*"))
+    assert len(folders) == 3  # the engines' private folders
     proc.kill()
     proc.communicate(timeout=30)
     assert wait_gone(pids) == []
+    # The next process's first ViZDoom env removes the folders of the dead one.
+    subprocess.run([sys.executable, "-c", "import rlpool; rlpool.make('Basic-v1')"], check=True, timeout=60,
+                   env={**os.environ, "PYTHONPATH": SRC})
+    assert not any(f.exists() for f in folders)

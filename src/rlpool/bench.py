@@ -337,12 +337,18 @@ def _check_doomgame(task: str) -> None:
         raise PeerUnavailable(f"vizdoom is not installed ({e})") from None
 
 
-def _doomgame_loop(task: str, seed: int, action: np.ndarray, calls: Any, done: Any) -> None:
-    """One bare DoomGame loop: per request of n calls, n ``make_action(action, frame_skip)`` steps."""
+def _doomgame_loop(task: str, seed: int, action: np.ndarray, calls: Any, done: Any, folder: str, own: bool) -> None:
+    """One bare DoomGame loop: per request of n calls, n ``make_action(action, frame_skip)`` steps.
+
+    ``folder``: the runner's temporary folder, for the engine's files; ``own``: this loop has a process
+    of its own, which then works in that folder (the engine starts there and writes its _vizdoom/ there).
+    """
     from rlpool.envs.vizdoom.registration import doomgame
 
+    if own:
+        os.chdir(folder)
     frame_skip = int(registry.task(task).env_defaults.get("frame_skip", 4))
-    game = doomgame(task)
+    game = doomgame(task, config_path=os.path.join(folder, f"_vizdoom_{seed}.ini"))
     game.set_seed(seed)
     game.init()
     act = [float(a) for a in action]
@@ -361,6 +367,14 @@ class DoomGameRunner:
     """``num_envs`` bare loops over vizdoom's Python ``DoomGame``: one per process, or one per thread."""
 
     def __init__(self, task: str, num_envs: int, actions: np.ndarray, processes: bool) -> None:
+        import tempfile
+
+        # The engines write their settings and a _vizdoom/ folder where they start: here, not in the
+        # caller's folder (threads: this process works in it until close()).
+        self.folder = tempfile.TemporaryDirectory(prefix="rlpool-bench-vizdoom-")
+        self.cwd = None if processes else os.getcwd()
+        if not processes:
+            os.chdir(self.folder.name)
         if processes:
             import multiprocessing
 
@@ -374,8 +388,8 @@ class DoomGameRunner:
         self.done = make_queue()
         self.calls = [make_queue() for _ in range(num_envs)]
         self.workers = [
-            make_worker(target=_doomgame_loop, args=(task, ENV_SEED + i, actions[i], self.calls[i], self.done),
-                        daemon=True)
+            make_worker(target=_doomgame_loop, daemon=True,
+                        args=(task, ENV_SEED + i, actions[i], self.calls[i], self.done, self.folder.name, processes))
             for i in range(num_envs)
         ]
         for w in self.workers:
@@ -395,6 +409,9 @@ class DoomGameRunner:
             q.put(None)
         for w in self.workers:
             w.join(timeout=30)
+        if self.cwd is not None:
+            os.chdir(self.cwd)
+        self.folder.cleanup()
 
 
 _FACTORIES: dict[str, Callable[[str, int, np.ndarray], Runner]] = {

@@ -15,8 +15,10 @@
 # Two patches (checked). close() of a controller whose engine died during
 # start-up dereferences a null game state (a segfault in ViZDoom's own DoomGame
 # too, e.g. for cig.cfg alone): guarded. And the engine process is spawned with PR_SET_PDEATHSIG, so
-# that it dies with the Python process even when that is SIGKILLed, and in a
-# process group of its own, so that a Ctrl-C in the terminal reaches Python
+# that it dies with the Python process even when that is SIGKILLed, in the
+# folder of its config file (the engine writes _vizdoom.ini and a _vizdoom/
+# folder; each env gives it a private temporary folder), and in a process
+# group of its own, so that a Ctrl-C in the terminal reaches Python
 # (KeyboardInterrupt, then close()) instead of killing the engines under a
 # pool that is still in use. See rlpool_vizdoom_child_setup in vizdoom_env.cc.
 set(RLPOOL_VIZDOOM_VERSION "1.3.2")
@@ -64,15 +66,17 @@ if(NOT _vizdoom_text MATCHES "rlpool: child setup")
   # The spawn patch: launchDoom's one bpr::execute call gets an on_exec_setup
   # initializer that runs our child setup between fork and exec.
   string(CONCAT _vizdoom_new
-    "// rlpool: child setup (death signal, own process group) between fork and exec.\n"
+    "// rlpool: child setup (death signal, own process group, working folder) between fork and exec.\n"
     "            const pid_t rlpool_parent = getpid();\n"
+    "            const std::string rlpool_dir = bfs::path(this->configPath).parent_path().string();\n"
     "            bpr::child doomProcess = bpr::execute(bpri::set_args(this->doomArgs), bpri::inherit_env(),\n"
-    "                bpri::on_exec_setup([rlpool_parent](auto&) { rlpool_vizdoom_child_setup(rlpool_parent); }));")
+    "                bpri::on_exec_setup([rlpool_parent, &rlpool_dir](auto&) {\n"
+    "                    rlpool_vizdoom_child_setup(rlpool_parent, rlpool_dir.c_str()); }));")
   rlpool_patch_text(_vizdoom_text
     "bpr::child doomProcess = bpr::execute(bpri::set_args(this->doomArgs), bpri::inherit_env());"
     "${_vizdoom_new}" "ViZDoom's DoomController::launchDoom")
   rlpool_patch_text(_vizdoom_text "namespace vizdoom {"
-    "extern \"C\" void rlpool_vizdoom_child_setup(pid_t parent);\nnamespace vizdoom {" "ViZDoomController.cpp")
+    "extern \"C\" void rlpool_vizdoom_child_setup(pid_t parent, const char* dir);\nnamespace vizdoom {" "ViZDoomController.cpp")
   # close() after the engine died during start-up (before the shared memory
   # is open, e.g. a map the scenario lacks) would read a null game state.
   rlpool_patch_text(_vizdoom_text "if (this->gameState->DEMO_RECORDING){"

@@ -72,11 +72,13 @@ register("VizdoomCustom-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS, wai
          cfg_path=scenario_paths("basic")["cfg_path"], **_paths())
 
 
-def doomgame(task_id: str, **options: Any) -> Any:
-    """Vizdoom's own (Python) ``DoomGame`` configured as rlpool's env for ``task_id`` configures its C++ one.
+def doomgame(task_id: str, config_path: str = "", **options: Any) -> Any:
+    """The vizdoom package's own (Python) ``DoomGame``, configured as rlpool's env for ``task_id`` is.
 
     Same cfg, WADs, engine, map and engine arguments (the task's defaults, overridden by ``options``);
-    the engine is not started. The reference of the tests and the bare-loop peer of ``rlpool bench``.
+    the engine is not started. ``config_path``: where the engine writes its settings file (default:
+    ``_vizdoom.ini`` in the working folder, where it also makes a ``_vizdoom/`` folder). The reference of
+    the tests and the bare-loop peer of ``rlpool bench``.
     """
     import vizdoom as vzd
 
@@ -94,6 +96,8 @@ def doomgame(task_id: str, **options: Any) -> Any:
         game.add_game_args(o["game_args"])
     game.set_window_visible(False)
     game.set_mode(vzd.Mode.PLAYER)
+    if config_path:
+        game.set_doom_config_path(config_path)
     return game
 
 

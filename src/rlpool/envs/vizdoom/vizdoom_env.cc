@@ -2,7 +2,10 @@
 // options. Each env owns one vizdoom::DoomGame (ViZDoom's C++ controller,
 // compiled from the vizdoom sdist by family.cmake), which starts one engine
 // process (the installed wheel's `vizdoom` executable) at the env's first
-// reset and ends it when the env is destroyed. The controller blocks on the
+// reset and ends it at the pool's close() (or when the env is destroyed); the
+// engine runs in a private temporary folder (its _vizdoom.ini and _vizdoom/),
+// removed with it (or, after a Python process that died without closing its
+// pools, by the next process's first ViZDoom env). The controller blocks on the
 // engine's message queue in the worker thread that steps the env; Python's
 // GIL is not involved.
 //
@@ -17,6 +20,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -107,6 +111,10 @@ struct Options {
     if (c.get_bool("force_speed")) {
       throw std::invalid_argument("force_speed=True is not supported by rlpool's ViZDoom tasks yet");
     }
+    // The engine runs in a folder of its own: relative paths are the caller's.
+    for (std::string* path : {&cfg_path, &wad_path, &vzd_path, &iwad_path, &lmp_save_dir}) {
+      if (!path->empty()) *path = std::filesystem::absolute(*path).string();
+    }
     check_file("cfg_path", cfg_path, "the scenario's .cfg file");
     if (!wad_path.empty()) check_file("wad_path", wad_path, "the scenario's .wad file");
     check_file("vzd_path", vzd_path, "the ViZDoom engine; install vizdoom: pip install 'rlpool[vizdoom]'");
@@ -130,7 +138,7 @@ struct Options {
 
 // A DoomGame configured from the options, engine not started. ViZDoom's own
 // errors (a bad cfg, ...) come out as std::invalid_argument naming the cfg.
-std::unique_ptr<vizdoom::DoomGame> configured_game(const Options& o) {
+std::unique_ptr<vizdoom::DoomGame> configured_game(const Options& o, const std::filesystem::path& workdir = {}) {
   auto game = std::make_unique<vizdoom::DoomGame>();
   try {
     if (!game->loadConfig(o.cfg_path)) {
@@ -148,6 +156,8 @@ std::unique_ptr<vizdoom::DoomGame> configured_game(const Options& o) {
   if (!o.game_args.empty()) game->addGameArgs(o.game_args);
   game->setWindowVisible(false);
   game->setMode(vizdoom::PLAYER);
+  // The engine's settings file; the engine is also started in its folder.
+  if (!workdir.empty()) game->setDoomConfigPath((workdir / "_vizdoom.ini").string());
   return game;
 }
 
@@ -204,11 +214,54 @@ auto guarded(const char* what, F&& f) {
   }
 }
 
+// The folders of processes that died without removing theirs (SIGKILL, or an
+// exit that never destroyed the pool): rlpool-vizdoom-<pid>-* whose pid is gone.
+void remove_stale_folders(const std::filesystem::path& tmp) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(tmp, ec)) {
+    const std::string name = entry.path().filename().string();
+    const std::string prefix = "rlpool-vizdoom-";
+    if (name.rfind(prefix, 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid > 0 && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      std::error_code ignored;
+      std::filesystem::remove_all(entry.path(), ignored);
+    }
+  }
+}
+
+// A private temporary folder, removed with its owner.
+class TempDir {
+ public:
+  TempDir() {
+    const auto tmp = std::filesystem::temp_directory_path();
+    static const bool cleaned = (remove_stale_folders(tmp), true);
+    (void)cleaned;
+    std::string pattern = (tmp / ("rlpool-vizdoom-" + std::to_string(getpid()) + "-XXXXXX")).string();
+    if (mkdtemp(pattern.data()) == nullptr) {
+      throw std::runtime_error("cannot make a temporary folder for a ViZDoom engine: " +
+                               std::string(std::strerror(errno)));
+    }
+    path_ = pattern;
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() { remove(); }
+  void remove() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
 class VizdoomEnv : public Env {
  public:
   explicit VizdoomEnv(const Config& config)
       : o_(config),
-        game_(configured_game(o_)),
+        game_(configured_game(o_, workdir_.path())),
         layout_(screen_layout(*game_)),
         variables_(game_->getAvailableGameVariables()),
         action_(game_->getAvailableButtonsSize()),
@@ -222,12 +275,13 @@ class VizdoomEnv : public Env {
 
   ~VizdoomEnv() override { close(); }
 
-  // Ends the engine process (DoomGame::close waits for it to exit).
+  // Ends the engine process (DoomGame::close waits for it to exit) and removes its folder.
   void close() override {
     try {
       game_->close();
     } catch (...) {  // the engine is gone either way: close() ends its process
     }
+    workdir_.remove();
   }
 
   void reset(Rng& rng, const Output& out) override {
@@ -318,6 +372,7 @@ class VizdoomEnv : public Env {
   }
 
   Options o_;
+  TempDir workdir_;  // before game_: removed after the engine ended
   std::unique_ptr<vizdoom::DoomGame> game_;
   ScreenLayout layout_;
   std::vector<vizdoom::GameVariable> variables_;
@@ -348,9 +403,11 @@ static const bool kRegistered = register_env_type({
 // it dies, even by SIGKILL), and leaves the terminal's process group, so that
 // a Ctrl-C interrupts Python (which then closes its envs) without killing the
 // engines of a pool still in use. Only async-signal-safe calls.
-extern "C" void rlpool_vizdoom_child_setup(pid_t parent) {
+extern "C" void rlpool_vizdoom_child_setup(pid_t parent, const char* dir) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(127);  // the parent died before prctl
   setpgid(0, 0);
+  // The engine writes a _vizdoom/ folder into its working folder: the env's own.
+  if (dir != nullptr && dir[0] != '\0' && chdir(dir) != 0) _exit(126);
 }
 #endif
