@@ -156,3 +156,26 @@ def test_sigkill_of_python_ends_the_engines() -> None:
     subprocess.run([sys.executable, "-c", "import rlpool; rlpool.make('Basic-v1')"], check=True, timeout=60,
                    env={**os.environ, "PYTHONPATH": SRC})
     assert not any(f.exists() for f in folders)
+
+
+def test_make_close_cycles_leave_no_threads_or_engines() -> None:
+    """The make/close cycles of tests/test_leaks.py (which leaves ViZDoom out: a second per pool), fewer."""
+    import numpy as np
+
+    import rlpool
+
+    def children() -> int:
+        return sum(1 for p in os.listdir("/proc") if p.isdigit() and engine_alive(int(p)))
+
+    base_threads, base_engines = len(os.listdir("/proc/self/task")), children()
+    rng = np.random.default_rng(0)
+    for k in range(6):
+        num_envs = int(rng.integers(1, 4))
+        env = rlpool.make("Basic-v1", num_envs=num_envs, batch_size=int(rng.integers(1, num_envs + 1)), seed=k)
+        env.async_reset()
+        for _ in range(3):
+            info = env.recv()[-1]
+            env.send(rng.integers(0, 2, (len(info["env_id"]), 3)).astype(float), info["env_id"])
+        env.close()  # with envs in flight
+        assert len(os.listdir("/proc/self/task")) <= base_threads, k  # no pool thread left
+        assert children() == base_engines, k
