@@ -82,8 +82,9 @@ def test_lockstep_with_doomgame(scenario: str) -> None:
     seed = 5
     ref = reference_game(scenario)
     height, width = ref.get_screen_height(), ref.get_screen_width()
+    # No time limit of ours: only the engine's own episode ends (the cfg's episode_timeout) cut episodes.
     ours = rlpool.make(f"{task_name(scenario)}-v1", num_envs=1, seed=seed, stack_num=1, img_height=height,
-                       img_width=width)
+                       img_width=width, max_episode_steps=10**6)
     draws = XoshiroGenerator(splitmix_words(seed))
     names = [v.name for v in ref.get_available_game_variables()]
     try:
