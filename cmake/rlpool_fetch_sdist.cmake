@@ -21,6 +21,9 @@
 #   rlpool_unpack_wheel(<wheel> <sha256> <dest dir> <must-exist path> <out var>)
 #       unpacks it once into <dest dir> (a wheel is a zip without a top folder);
 #       sets <out var> to <dest dir>, or "" if <wheel> is "".
+#   rlpool_patch_text(<text var> <old> <new> <what>)
+#       replaces <old> with <new> in the variable's text (a source file read
+#       for a checked patch); a text without <old> is a FATAL_ERROR naming <what>.
 
 if(DEFINED ENV{XDG_CACHE_HOME} AND NOT "$ENV{XDG_CACHE_HOME}" STREQUAL "")
   set(_rlpool_default_cache "$ENV{XDG_CACHE_HOME}/rlpool")
@@ -171,4 +174,13 @@ function(_rlpool_extract_once archive sha256 dest_root must_exist)
     endif()
     file(TOUCH "${stamp}")
   endif()
+endfunction()
+
+function(rlpool_patch_text text_var old new what)
+  string(FIND "${${text_var}}" "${old}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "rlpool: ${what} is not as expected; update the patch in ${CMAKE_CURRENT_LIST_FILE}")
+  endif()
+  string(REPLACE "${old}" "${new}" patched "${${text_var}}")
+  set(${text_var} "${patched}" PARENT_SCOPE)
 endfunction()

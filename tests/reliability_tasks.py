@@ -36,8 +36,13 @@ LONG_EPISODE = 200
 SHORT_EPISODE = 100
 
 # Env types (by name prefix) whose steps cost a millisecond or so (DMC's many substeps of large
-# models, CarRacing's frame, Procgen's rendered frames): the soak runs them for fewer steps.
-HEAVY_ENV_TYPE_PREFIXES: tuple[str, ...] = ("Dmc", "CarRacing", "Procgen")
+# models, CarRacing's frame, Procgen's rendered frames, ViZDoom's engines): the soak runs them for fewer steps.
+HEAVY_ENV_TYPE_PREFIXES: tuple[str, ...] = ("Dmc", "CarRacing", "Procgen", "Vizdoom")
+
+# Env types whose every env starts a process of its own (ViZDoom's engine: about a second per pool on
+# 2 cores): the tests that make hundreds of pools (fuzz, make/close cycles) leave them out; their pools'
+# processes and threads are checked by their own tests (tests/test_vizdoom_processes.py).
+PROCESS_ENV_TYPES: frozenset[str] = frozenset({"Vizdoom"})
 
 # The task that stands for its env type (default: the first id alphabetically).
 # Quadruped: Walk, not Escape, whose heightfield and 20 rangefinders make it the suite's
@@ -75,6 +80,16 @@ def reliability_tasks() -> list[str]:
             by_type[env_type] = task_id
     chosen = sorted(by_type.values())
     return chosen + [t for t in EXTRA_TASKS if t in registered and t not in chosen]
+
+
+def many_pools_tasks() -> list[str]:
+    """``reliability_tasks()`` without the env types that start a process per env (PROCESS_ENV_TYPES).
+
+    An explicit ``RLPOOL_RELIABILITY_TASKS`` list is kept whole.
+    """
+    if os.environ.get("RLPOOL_RELIABILITY_TASKS"):
+        return reliability_tasks()
+    return [t for t in reliability_tasks() if task(t).env_type not in PROCESS_ENV_TYPES]
 
 
 def is_discrete(space: Any) -> bool:

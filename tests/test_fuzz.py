@@ -42,11 +42,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from reliability_tasks import TASK_OPTIONS, is_discrete, reliability_tasks, sample_actions
+from reliability_tasks import TASK_OPTIONS, is_discrete, many_pools_tasks, sample_actions
 
 import rlpool
 
-TASKS = reliability_tasks()
+TASKS = many_pools_tasks()
 MODES = ("NextStep", "SameStep", "Disabled")
 INT_MAX = 2**31 - 1
 MIN_CALLS_PER_POOL = 12  # calls on a pool before it may be closed or dropped

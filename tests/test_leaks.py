@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 import pytest
-from reliability_tasks import TASK_OPTIONS, reliability_tasks, sample_actions
+from reliability_tasks import TASK_OPTIONS, many_pools_tasks, sample_actions
 
 import rlpool
 
@@ -23,7 +23,7 @@ pytestmark = [
     pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc"),
 ]
 
-TASKS = reliability_tasks()
+TASKS = many_pools_tasks()
 CYCLES = 1000
 WARMUP = 150
 # Resident memory a thousand make/step/close cycles may add after the warm-up. The pools themselves

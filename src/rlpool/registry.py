@@ -59,6 +59,10 @@ class TaskSpec:
     max_episode_steps_cap: int | None = None
     """The largest ``max_episode_steps`` the task takes, where its library ends every episode at a step
     count of its own (Procgen's timeouts): a larger limit would never be reached."""
+    waits_on_process: bool = False
+    """Its envs spend their steps waiting on a process of their own (ViZDoom's engine): the default
+    ``num_threads`` is then ``num_envs``, so that every env's process can work at once, instead of one
+    thread per core."""
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -78,6 +82,7 @@ def register(
     prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     episode_steps: Callable[[dict[str, Any]], int] | None = None,
     max_episode_steps_cap: int | None = None,
+    waits_on_process: bool = False,
     **env_defaults: Any,
 ) -> None:
     """Register ``task_id`` as the C++ env type ``env_type`` with task-specific defaults.
@@ -88,7 +93,8 @@ def register(
     are set here only: ``make`` does not accept them. ``gymnasium_id`` names the
     current gymnasium id with the same dynamics when it differs from ``task_id``. ``prepare`` and
     ``episode_steps`` derive hidden options and the default time limit from the options;
-    ``max_episode_steps_cap`` bounds the time limit a user may set (see TaskSpec).
+    ``max_episode_steps_cap`` bounds the time limit a user may set, and ``waits_on_process`` changes the
+    default thread count (see TaskSpec).
     """
     if task_id in _TASKS:
         raise ValueError(f"task {task_id!r} is already registered")
@@ -117,6 +123,7 @@ def register(
         prepare,
         episode_steps,
         max_episode_steps_cap,
+        waits_on_process,
     )
 
 
@@ -341,7 +348,7 @@ class EnvSpec:
             raise ValueError(f"batch_size={batch_size} must be <= num_envs={num_envs}")
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
         num_threads = (
-            min(batch_size, cores)
+            (min(num_envs, MAX_THREADS) if t.waits_on_process else min(batch_size, cores))
             if pool["num_threads"] in (None, 0)
             else check_int("num_threads", pool["num_threads"], 1, MAX_THREADS)
         )

@@ -188,6 +188,10 @@ class Env {
   virtual bool two_phase() const { return false; }
   virtual void advance(const Action& /*action*/, Rng& /*rng*/) {}
   virtual void emit(const Output& /*out*/) {}
+  // Called once by the pool's close(), after its workers stopped: an env that
+  // holds an outside resource (ViZDoom's engine process) ends it here rather
+  // than when Python collects the pool. No other call follows it.
+  virtual void close() {}
   // Snapshot and restore of the dynamic state, as raw bytes. Optional.
   virtual std::string get_state() const { throw std::logic_error("this env does not support get_state"); }
   virtual void set_state(std::string_view /*state*/) { throw std::logic_error("this env does not support set_state"); }

@@ -107,6 +107,9 @@ void Pool::close() {
   queue_cv_.notify_all();
   for (auto& t : workers_) t.join();
   workers_.clear();
+  for (auto& slot : envs_) {
+    if (slot.env) slot.env->close();
+  }
 }
 
 void Pool::set_ring_block(std::size_t i, std::shared_ptr<Block> block) {
