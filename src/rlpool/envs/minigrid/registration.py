@@ -129,3 +129,4 @@ for _name, _kib, _blocked, _q, _visited, _room in (
         minigrid(f"MiniGrid-ObstructedMaze-{_name}-{_version}", _type, 4 * _visited * 36, key_in_box=_kib,
                  blocked=_blocked, num_quarters=_q, num_rooms_visited=_visited, agent_room_i=_room[0],
                  agent_room_j=_room[1])
+from rlpool.envs.minigrid import babyai_registration  # noqa: E402,F401  (the BabyAI-* ids)
