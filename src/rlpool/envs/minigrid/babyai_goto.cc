@@ -6,10 +6,7 @@
 namespace rlpool::minigrid::babyai {
 namespace {
 
-int opt(const Config& c, const char* name, int low, int high) {
-  return static_cast<int>(c.get_int_in(name, low, high));
-}
-ObjDesc desc_of(const Obj& o) { return {static_cast<int>(o.type), static_cast<int>(o.color)}; }
+constexpr auto opt = int_opt;
 
 // One room with distractors; what differs is the target.
 class OneRoom : public Level {
@@ -152,11 +149,7 @@ class GoToObjDoor final : public Level {
   }
 };
 
-std::vector<Option> with(std::vector<Option> extra) {
-  auto o = level_options();
-  o.insert(o.end(), extra.begin(), extra.end());
-  return o;
-}
+constexpr auto with = [](std::vector<Option> extra) { return level_options(std::move(extra)); };
 const Option kRoomSize{"room_size", std::int64_t{8}, "side of a room, walls included"};
 Option dists(std::int64_t n) { return {"num_dists", n, "number of distractor objects"}; }
 

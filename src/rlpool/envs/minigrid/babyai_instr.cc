@@ -36,7 +36,12 @@ void ObjDesc::find_matching_objs(RoomGrid& env, bool use_location) {
     for (int j = 0; j < env.grid.height; ++j) {
       const Obj& cell = env.grid.get(i, j);
       if (cell.is_none()) continue;
-      if (!use_location && !contains(obj_set, cell.id)) continue;
+      // Objects without identity (walls: a description without a type) stay where they are: an id-0
+      // member stands for every such cell that matches.
+      if (!use_location && !(cell.id == 0 ? std::count(obj_set.begin(), obj_set.end(), 0) > 0
+                                          : contains(obj_set, cell.id))) {
+        continue;
+      }
       if (type >= 0 && static_cast<int>(cell.type) != type) continue;
       if (color >= 0 && static_cast<int>(cell.color) != color) continue;
       if (use_location && loc != kNoLoc) {
@@ -73,7 +78,8 @@ std::string ObjDesc::surface(RoomGrid& env) {
 
 int Instrs::add(Node node) {
   nodes.push_back(std::move(node));
-  return static_cast<int>(nodes.size()) - 1;
+  root = static_cast<int>(nodes.size()) - 1;
+  return root;
 }
 
 int Instrs::action(Kind kind, const ObjDesc& desc, bool strict) {
@@ -103,6 +109,8 @@ int Instrs::seq(Kind kind, int a, int b, bool strict) {
 }
 
 std::string Instrs::surface(RoomGrid& env, int n) {
+  if (n < 0) n = root;
+
   Node& node = nodes.at(static_cast<std::size_t>(n));
   switch (node.kind) {
     case Kind::kGoTo: return "go to " + node.desc.surface(env);
@@ -129,6 +137,8 @@ std::string Instrs::surface(RoomGrid& env, int n) {
 }
 
 void Instrs::reset_verifier(RoomGrid& env, int n) {
+  if (n < 0) n = root;
+
   Node& node = nodes.at(static_cast<std::size_t>(n));
   if (node.is_seq()) {
     node.a_done = kFalse;
@@ -144,6 +154,8 @@ void Instrs::reset_verifier(RoomGrid& env, int n) {
 }
 
 void Instrs::update_objs_poss(RoomGrid& env, int n) {
+  if (n < 0) n = root;
+
   Node& node = nodes.at(static_cast<std::size_t>(n));
   if (node.is_seq()) {
     const int a = node.a, b = node.b;
@@ -156,6 +168,8 @@ void Instrs::update_objs_poss(RoomGrid& env, int n) {
 }
 
 int Instrs::num_navs_needed(int n) const {
+  if (n < 0) n = root;
+
   const Node& node = nodes.at(static_cast<std::size_t>(n));
   if (node.kind == Kind::kPutNext) return 2;
   if (!node.is_seq()) return 1;
@@ -218,6 +232,8 @@ Status Instrs::verify_action(RoomGrid& env, int action, Node& node) {
 }
 
 Status Instrs::verify(RoomGrid& env, int action, int n) {
+  if (n < 0) n = root;
+
   Node* node = &nodes.at(static_cast<std::size_t>(n));
   if (!node->is_seq()) return verify_action(env, action, *node);
   const int a = node->a, b = node->b;
@@ -286,7 +302,7 @@ ObjDesc unpack_desc(const std::vector<std::int32_t>& v, std::size_t& pos) {
   d.color = take(v, pos, -1, static_cast<int>(Color::kGrey), "colour");
   d.loc = take(v, pos, -1, kBehind, "location");
   const int n = take(v, pos, 0, 4096, "object count");
-  for (int k = 0; k < n; ++k) d.obj_set.push_back(static_cast<std::uint8_t>(take(v, pos, 1, 255, "object id")));
+  for (int k = 0; k < n; ++k) d.obj_set.push_back(static_cast<std::uint8_t>(take(v, pos, 0, 255, "object id")));
   const int m = take(v, pos, 0, 4096, "position count");
   for (int k = 0; k < m; ++k) {
     const int x = take(v, pos, -1, 255, "x");
@@ -311,7 +327,7 @@ void Instrs::pack_node(int n, std::vector<std::int32_t>& out) const {
 
 std::vector<std::int32_t> Instrs::pack() const {
   std::vector<std::int32_t> out;
-  if (!nodes.empty()) pack_node(0, out);
+  if (!nodes.empty()) pack_node(root, out);
   return out;
 }
 
@@ -344,6 +360,7 @@ Instrs Instrs::unpack(const std::vector<std::int32_t>& v) {
   Instrs out;
   std::size_t pos = 0;
   out.unpack_node(v, pos, 0);
+  out.root = 0;
   if (pos != v.size()) bad("trailing values");
   return out;
 }
@@ -356,6 +373,38 @@ std::vector<Option> level_options() {
                "max_steps from each episode's instruction (BabyAI's default: navigations needed x room area x "
                "rooms); set when max_steps is not given"});
   return o;
+}
+
+std::vector<Option> level_options(std::vector<Option> extra) {
+  auto o = level_options();
+  o.insert(o.end(), extra.begin(), extra.end());
+  return o;
+}
+
+int int_opt(const Config& c, const char* name, int low, int high) {
+  return static_cast<int>(c.get_int_in(name, low, high));
+}
+
+int color_opt(const Config& c, const char* name) {
+  const std::string& v = c.get_string(name);
+  if (v.empty()) return -1;
+  for (Color k : kColorNames) {
+    if (v == color_name(k)) return static_cast<int>(k);
+  }
+  throw std::invalid_argument(std::string("option '") + name + "' must be '' or a colour name, got '" + v + "'");
+}
+
+std::vector<Obj> room_doors(Level& level) {
+  std::vector<Obj> doors;
+  for (int i = 0; i < level.num_cols; ++i) {
+    for (int j = 0; j < level.num_rows; ++j) {
+      const Room& room = level.get_room(i, j);
+      for (std::size_t k = 0; k < 4; ++k) {
+        if (room.doors[k] == Room::kDoorLink) doors.push_back(level.grid.get(*room.door_pos[k]));
+      }
+    }
+  }
+  return doors;
 }
 
 Level::Level(const Config& config, int room_size, int num_rows, int num_cols)
@@ -373,6 +422,7 @@ void Level::gen_grid(int w, int h) {
 void Level::after_reset() {
   instrs.reset_verifier(*this);
   if (per_episode_max_steps_) max_steps = instrs.num_navs_needed() * room_size * room_size * num_rows * num_cols;
+  after_verifier();
 }
 
 MiniGridEnv::StepResult Level::step_env(int action) {
@@ -392,6 +442,8 @@ MiniGridEnv::StepResult Level::step_env(int action) {
 void Level::set_vars(const std::vector<std::int32_t>& v) { instrs = Instrs::unpack(v); }
 
 void Level::validate_instrs(int n) {
+  if (n < 0) n = instrs.root;
+
   std::vector<int> locked_colors;
   if (unblocking) {
     for (int i = 0; i < num_cols; ++i) {

@@ -56,22 +56,29 @@ struct Node {
   bool is_seq() const { return kind == Kind::kBefore || kind == Kind::kAfter || kind == Kind::kAnd; }
 };
 
+// The tree: `nodes`, `root` its top. Builders add a node and make it the root,
+// so a tree is built bottom-up (children first). Methods taking a node index
+// n start from the root where n < 0.
 class Instrs {
  public:
   std::vector<Node> nodes;
+  int root = 0;
 
-  void clear() { nodes.clear(); }
+  void clear() {
+    nodes.clear();
+    root = 0;
+  }
   bool empty() const { return nodes.empty(); }
   // Builders: each returns the new node's index.
   int action(Kind kind, const ObjDesc& desc, bool strict = false);
   int put_next(const ObjDesc& move, const ObjDesc& fixed, bool strict = false);
   int seq(Kind kind, int a, int b, bool strict = false);
 
-  std::string surface(RoomGrid& env, int n = 0);
-  void reset_verifier(RoomGrid& env, int n = 0);
-  Status verify(RoomGrid& env, int action, int n = 0);
-  void update_objs_poss(RoomGrid& env, int n = 0);
-  int num_navs_needed(int n = 0) const;
+  std::string surface(RoomGrid& env, int n = -1);
+  void reset_verifier(RoomGrid& env, int n = -1);
+  Status verify(RoomGrid& env, int action, int n = -1);
+  void update_objs_poss(RoomGrid& env, int n = -1);
+  int num_navs_needed(int n = -1) const;
   // PutNextInstr.objs_next: an object to move already next to a fixed one.
   bool objs_next(RoomGrid& env, int n) const;
 
@@ -100,8 +107,10 @@ class Level : public RoomGrid {
 
   // The level's generation: fill the grid, place the agent, set `instrs`.
   virtual void gen_mission() = 0;
+  // After the verifier's reset (a level's own reset(): PutNext's start carrying).
+  virtual void after_verifier() {}
 
-  void validate_instrs(int n = 0);
+  void validate_instrs(int n = -1);
   void open_all_doors();
   bool check_objs_reachable(bool raise_exc = true);
   // The grid cell holding the object of this id (for levels that change an
@@ -115,7 +124,18 @@ class Level : public RoomGrid {
   bool per_episode_max_steps_;
 };
 
-// The options every BabyAI level takes (common_options plus per_episode_max_steps).
+// The options every BabyAI level takes (common_options plus per_episode_max_steps),
+// and those plus `extra`.
 std::vector<Option> level_options();
+std::vector<Option> level_options(std::vector<Option> extra);
+// A level's integer option in [low, high].
+int int_opt(const Config& c, const char* name, int low, int high);
+// ObjDesc(obj.type, obj.color).
+inline ObjDesc desc_of(const Obj& o) { return {static_cast<int>(o.type), static_cast<int>(o.color)}; }
+// A colour option: "" = None (-1), else one of minigrid's colour names.
+int color_opt(const Config& c, const char* name);
+// Every door of the rooms, room by room (columns outer, rows inner), each door
+// once per room it belongs to: the list minigrid's levels draw a door from.
+std::vector<Obj> room_doors(Level& level);
 
 }  // namespace rlpool::minigrid::babyai

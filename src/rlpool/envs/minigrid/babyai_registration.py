@@ -26,7 +26,8 @@ def _bound(navs: int, room_size: int, num_rows: int, num_cols: int) -> Callable[
 
 def babyai(task_id: str, env_type: str, navs: int, layout: tuple[int, int, int] = (8, 1, 1), **defaults: Any) -> None:
     """Register a BabyAI id; ``navs``: the most navigations an instruction of the level needs; ``layout``: the
-    level's default (room_size, num_rows, num_cols), which its options (``defaults``) override."""
+    level's default (room_size, num_rows, num_cols), which its options (``defaults``) override. A level with a
+    fixed limit (minigrid passes ``max_steps``) gives ``max_steps`` in ``defaults``."""
     bound = _bound(navs, *layout)
 
     def prepare(options: dict[str, Any]) -> dict[str, Any]:
@@ -34,7 +35,8 @@ def babyai(task_id: str, env_type: str, navs: int, layout: tuple[int, int, int] 
             return {"max_steps": bound(options), "per_episode_max_steps": True}
         return {}
 
-    register(task_id, env_type, max_episode_steps=bound(defaults), prepare=prepare,
+    static = defaults["max_steps"] if "max_steps" in defaults else bound(defaults)
+    register(task_id, env_type, max_episode_steps=static, prepare=prepare,
              episode_steps=lambda o: int(o["max_steps"]), mission_bytes=512, **defaults)
 
 
@@ -59,3 +61,36 @@ babyai("BabyAI-GoToImpUnlock-v0", "BabyAIGoToImpUnlock", 1, (8, 3, 3))
 babyai("BabyAI-GoToRedBlueBall-v0", "BabyAIGoToRedBlueBall", 1)
 babyai("BabyAI-GoToDoor-v0", "BabyAIGoToDoor", 1, (7, 3, 3))
 babyai("BabyAI-GoToObjDoor-v0", "BabyAIGoToObjDoor", 1, (8, 3, 3))
+
+# open.py
+babyai("BabyAI-Open-v0", "BabyAIOpen", 1, (8, 3, 3))
+babyai("BabyAI-OpenRedDoor-v0", "BabyAIOpenRedDoor", 1, (5, 1, 2))
+babyai("BabyAI-OpenDoor-v0", "BabyAIOpenDoor", 1, (8, 3, 3))
+babyai("BabyAI-OpenDoorDebug-v0", "BabyAIOpenDoor", 1, (8, 3, 3), debug=True)
+babyai("BabyAI-OpenDoorColor-v0", "BabyAIOpenDoor", 1, (8, 3, 3), select_by="color")
+babyai("BabyAI-OpenDoorLoc-v0", "BabyAIOpenDoor", 1, (8, 3, 3), select_by="loc")
+babyai("BabyAI-OpenTwoDoors-v0", "BabyAIOpenTwoDoors", 2, (6, 3, 3), max_steps=20 * 6**2)
+babyai("BabyAI-OpenRedBlueDoors-v0", "BabyAIOpenTwoDoors", 2, (6, 3, 3), max_steps=20 * 6**2, first_color="red",
+       second_color="blue")
+babyai("BabyAI-OpenRedBlueDoorsDebug-v0", "BabyAIOpenTwoDoors", 2, (6, 3, 3), max_steps=20 * 6**2,
+       first_color="red", second_color="blue", strict=True)
+for _n in (2, 4):
+    babyai(f"BabyAI-OpenDoorsOrderN{_n}-v0", "BabyAIOpenDoorsOrder", 2, (6, 3, 3), max_steps=20 * 6**2, num_doors=_n)
+    babyai(f"BabyAI-OpenDoorsOrderN{_n}Debug-v0", "BabyAIOpenDoorsOrder", 2, (6, 3, 3), max_steps=20 * 6**2,
+           num_doors=_n, debug=True)
+
+# pickup.py
+babyai("BabyAI-Pickup-v0", "BabyAIPickup", 1, (8, 3, 3))
+babyai("BabyAI-UnblockPickup-v0", "BabyAIUnblockPickup", 1, (8, 3, 3))
+babyai("BabyAI-PickupDist-v0", "BabyAIPickupDist", 1, (7, 1, 1))
+babyai("BabyAI-PickupDistDebug-v0", "BabyAIPickupDist", 1, (7, 1, 1), debug=True)
+babyai("BabyAI-PickupAbove-v0", "BabyAIPickupAbove", 1, (6, 3, 3), max_steps=8 * 6**2)
+
+# putnext.py
+babyai("BabyAI-PutNextLocal-v0", "BabyAIPutNextLocal", 2)
+babyai("BabyAI-PutNextLocalS5N3-v0", "BabyAIPutNextLocal", 2, room_size=5, num_objs=3)
+babyai("BabyAI-PutNextLocalS6N4-v0", "BabyAIPutNextLocal", 2, room_size=6, num_objs=4)
+for _s, _n, _carrying in ((4, 1, False), (5, 2, False), (5, 1, False), (6, 3, False), (7, 4, False), (5, 2, True),
+                          (6, 3, True), (7, 4, True)):
+    babyai(f"BabyAI-PutNextS{_s}N{_n}{'Carrying' if _carrying else ''}-v0", "BabyAIPutNext", 2, (_s, 1, 2),
+           max_steps=8 * _s**2, room_size=_s, objs_per_room=_n, **({"start_carrying": True} if _carrying else {}))
