@@ -94,3 +94,28 @@ for _s, _n, _carrying in ((4, 1, False), (5, 2, False), (5, 1, False), (6, 3, Fa
                           (6, 3, True), (7, 4, True)):
     babyai(f"BabyAI-PutNextS{_s}N{_n}{'Carrying' if _carrying else ''}-v0", "BabyAIPutNext", 2, (_s, 1, 2),
            max_steps=8 * _s**2, room_size=_s, objs_per_room=_n, **({"start_carrying": True} if _carrying else {}))
+
+# unlock.py
+babyai("BabyAI-Unlock-v0", "BabyAIUnlock", 1, (8, 3, 3))
+babyai("BabyAI-UnlockLocal-v0", "BabyAIUnlockLocal", 1, (8, 3, 3))
+babyai("BabyAI-UnlockLocalDist-v0", "BabyAIUnlockLocal", 1, (8, 3, 3), distractors=True)
+babyai("BabyAI-KeyInBox-v0", "BabyAIKeyInBox", 1, (8, 3, 3))
+# minigrid's UnlockPickup tests `max is None` (never true): its max_steps is set per episode.
+babyai("BabyAI-UnlockPickup-v0", "BabyAIUnlockPickup", 1, (6, 1, 2))
+babyai("BabyAI-UnlockPickupDist-v0", "BabyAIUnlockPickup", 1, (6, 1, 2), distractors=True)
+babyai("BabyAI-BlockedUnlockPickup-v0", "BabyAIBlockedUnlockPickup", 1, (6, 1, 2), max_steps=16 * 6**2)
+babyai("BabyAI-UnlockToUnlock-v0", "BabyAIUnlockToUnlock", 1, (6, 1, 3), max_steps=30 * 6**2)
+
+# other.py
+babyai("BabyAI-ActionObjDoor-v0", "BabyAIActionObjDoor", 1, (7, 3, 3))
+for _s in (5, 6, 7):
+    babyai(f"BabyAI-FindObjS{_s}-v0", "BabyAIFindObj", 1, (_s, 3, 3), max_steps=20 * _s**2, room_size=_s)
+babyai("BabyAI-KeyCorridor-v0", "BabyAIKeyCorridor", 1, (6, 3, 3), max_steps=30 * 6**2)
+for _s, _r in ((3, 1), (3, 2), (3, 3), (4, 3), (5, 3), (6, 3)):
+    babyai(f"BabyAI-KeyCorridorS{_s}R{_r}-v0", "BabyAIKeyCorridor", 1, (_s, _r, 3), max_steps=30 * _s**2,
+           room_size=_s, num_rows=_r)
+for _s in (8, 12, 16, 20):
+    babyai(f"BabyAI-OneRoomS{_s}-v0", "BabyAIOneRoom", 1, (_s, 1, 1), room_size=_s)
+for _s, _n in ((5, 2), (8, 9)):
+    babyai(f"BabyAI-MoveTwoAcrossS{_s}N{_n}-v0", "BabyAIMoveTwoAcross", 4, (_s, 1, 2), max_steps=16 * _s**2,
+           room_size=_s, objs_per_room=_n)
