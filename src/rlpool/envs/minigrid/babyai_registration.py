@@ -119,3 +119,21 @@ for _s in (8, 12, 16, 20):
 for _s, _n in ((5, 2), (8, 9)):
     babyai(f"BabyAI-MoveTwoAcrossS{_s}N{_n}-v0", "BabyAIMoveTwoAcross", 4, (_s, 1, 2), max_steps=16 * _s**2,
            room_size=_s, objs_per_room=_n)
+
+# LevelGen levels (goto.py's GoToSeq, pickup.py's PickupLoc, synth.py): one env type with LevelGen's options.
+_LG = "BabyAILevelGen"
+_NO_LOCK: dict[str, Any] = {"locked_room_prob": 0.0}
+babyai("BabyAI-GoToSeq-v0", _LG, 4, (8, 3, 3), action_kinds="goto", locations=False, unblocking=False, **_NO_LOCK)
+babyai("BabyAI-GoToSeqS5R2-v0", _LG, 4, (8, 3, 3), action_kinds="goto", locations=False, unblocking=False,
+       room_size=5, num_rows=2, num_cols=2, num_dists=4, **_NO_LOCK)
+babyai("BabyAI-PickupLoc-v0", _LG, 1, (8, 3, 3), action_kinds="pickup", instr_kinds="action", num_rows=1,
+       num_cols=1, num_dists=8, unblocking=False, **_NO_LOCK)
+babyai("BabyAI-Synth-v0", _LG, 2, (8, 3, 3), instr_kinds="action", locations=False, implicit_unlock=False)
+babyai("BabyAI-SynthS5R2-v0", _LG, 2, (8, 3, 3), instr_kinds="action", locations=False, implicit_unlock=False,
+       room_size=5, num_rows=2)
+babyai("BabyAI-SynthLoc-v0", _LG, 2, (8, 3, 3), instr_kinds="action", implicit_unlock=False)
+babyai("BabyAI-SynthSeq-v0", _LG, 8, (8, 3, 3), implicit_unlock=False)
+babyai("BabyAI-MiniBossLevel-v0", _LG, 8, (8, 3, 3), num_cols=2, num_rows=2, room_size=5, num_dists=7,
+       locked_room_prob=0.25)
+babyai("BabyAI-BossLevel-v0", _LG, 8, (8, 3, 3))
+babyai("BabyAI-BossLevelNoUnlock-v0", _LG, 8, (8, 3, 3), implicit_unlock=False, **_NO_LOCK)
