@@ -36,6 +36,19 @@ def test_same_episodes_as_minigrid(task_id):
     assert totals["steps"] > 0
 
 
+@pytest.mark.parametrize("task_id, options", [
+    ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 5, "max_steps": 90}),
+    ("MiniGrid-Empty-8x8-v0", {"agent_view_size": 9, "size": 7}),
+    ("MiniGrid-KeyCorridorS3R3-v0", {"obj_type": "box", "agent_view_size": 3}),
+    ("MiniGrid-Fetch-8x8-N3-v0", {"numObjs": 6}),
+    ("MiniGrid-MemoryS9-v0", {"random_length": True}),
+])
+def test_same_episodes_with_minigrid_options(task_id, options):
+    """minigrid's constructor options, given to both, change both alike."""
+    totals = run_parity(task_id, episodes=3, seed=2, state_every=5, **options)
+    assert totals["steps"] > 0
+
+
 def test_doorkey_episodes_reach_the_goal():
     """The parity runs do reach the goal (a reward, a terminal step), not only time out."""
     totals = run_parity("MiniGrid-DoorKey-5x5-v0", episodes=12, seed=3)
@@ -170,3 +183,19 @@ def test_bad_options_are_refused():
         rlpool.make("MiniGrid-Empty-8x8-v0", agent_view_size=4)
     with pytest.raises(ValueError, match="size"):
         rlpool.make("MiniGrid-DoorKey-8x8-v0", size=2)
+
+
+def test_gymnasium_single_env_and_dm_faces():
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make("rlpool/MiniGrid-DoorKey-5x5-v0")
+    check_env(env.unwrapped, skip_render_check=True)
+    env.close()
+    dm = rlpool.make_dm("MiniGrid-DoorKey-5x5-v0", num_envs=2)
+    ts = dm.reset()
+    assert decode_mission(ts.observation.mission)[0] == "use the key to open the door and then get to the goal"
+    assert ts.observation.image.shape == (2, 7, 7, 3)
+    ts = dm.step(np.array([2, 2]))
+    assert ts.discount.tolist() == [1.0, 1.0]
+    dm.close()

@@ -178,6 +178,22 @@ def _async_batch_size(num_envs: int) -> int:
 # --- peers: availability checks and factories -------------------------------------------------
 
 
+# Task-id prefixes whose gymnasium ids a separate package registers when imported.
+GYM_PLUGINS: dict[str, str] = {"MiniGrid-": "minigrid", "BabyAI-": "minigrid"}
+
+
+def _import_gym_plugin(task: str) -> None:
+    """Import the package that registers ``task``'s gymnasium id (minigrid for ``MiniGrid-*``), if installed."""
+    for prefix, module in GYM_PLUGINS.items():
+        if task.startswith(prefix):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    __import__(module)
+            except ImportError as e:
+                raise PeerUnavailable(f"{module} is not installed ({e})") from None
+
+
 def gym_task_id(task: str) -> str:
     """Return the gymnasium id of ``task``.
 
@@ -190,6 +206,7 @@ def gym_task_id(task: str) -> str:
 
     if task in rlpool.list_all_envs():
         task = registry.task(task).gymnasium_id or task
+    _import_gym_plugin(task)
     if task in gymnasium.registry:
         return task
     twins = sorted(
@@ -254,7 +271,15 @@ def _make_gym(task: str, num_envs: int, actions: np.ndarray, asynchronous: bool)
     import gymnasium
 
     mode = "async" if asynchronous else "sync"
-    env = gymnasium.make_vec(gym_task_id(task), num_envs=num_envs, vectorization_mode=mode)
+    gym_id = gym_task_id(task)
+    try:
+        env = gymnasium.make_vec(gym_id, num_envs=num_envs, vectorization_mode=mode)
+    except ValueError:
+        if not asynchronous:
+            raise
+        # A space shared memory cannot hold (minigrid's MissionSpace of strings): pickled results instead.
+        env = gymnasium.make_vec(gym_id, num_envs=num_envs, vectorization_mode=mode,
+                                 vector_kwargs={"shared_memory": False})
     try:
         return SyncRunner(env, _cast(actions, env.single_action_space.dtype))
     except BaseException:

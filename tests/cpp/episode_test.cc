@@ -19,6 +19,7 @@ namespace {
 class FakeEnv final : public Env {
  public:
   int terminate_at = 0;        // a game terminates after this many steps (0: never)
+  int truncate_at = 0;         // the env itself truncates a game after this many steps (0: never)
   bool continue_game = false;  // a reset goes on with the same game, unless the time limit ended it
   float step_discount = 0.5f;  // written by steps if the spec has a discount
   int resets = 0, steps = 0;   // steps: advances, whether by step() or advance()
@@ -60,6 +61,7 @@ class FakeEnv final : public Env {
   void results(const Output& out) const {
     *out.reward = 10.0 + static_cast<double>(last_action_);
     *out.terminated = terminate_at > 0 && game_steps_ >= terminate_at;
+    if (truncate_at > 0 && game_steps_ >= truncate_at) *out.truncated = true;
     if (out.discount != nullptr) *out.discount = step_discount;
     write(out);
   }
@@ -348,6 +350,23 @@ void row_names_its_env_even_if_the_env_throws() {
   CHECK_EQ(h.state.elapsed, 0);
 }
 
+void env_truncation_ends_the_episode() {
+  Harness h(AutoresetMode::kNextStep, /*max_episode_steps=*/10);
+  h.env.truncate_at = 3;
+  h.reset();
+  h.turn();
+  h.turn();
+  CHECK(!h.truncated());
+  h.turn();
+  CHECK(h.truncated());
+  CHECK(!h.terminated());
+  CHECK_EQ(h.elapsed_step(), 3);
+  h.turn();  // NextStep: the reset
+  CHECK_EQ(h.env.resets, 2);
+  CHECK(!h.truncated());
+  CHECK_EQ(h.elapsed_step(), 0);
+}
+
 void restored_state_may_be_stepped() {
   EpisodeState s;
   s.finished = true;
@@ -375,6 +394,7 @@ int main() {
   RUN(continued_game_in_same_step);
   RUN(emit_only_for_two_phase_steps);
   RUN(row_names_its_env_even_if_the_env_throws);
+  RUN(env_truncation_ends_the_episode);
   RUN(restored_state_may_be_stepped);
   return check::report();
 }

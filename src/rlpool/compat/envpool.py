@@ -139,6 +139,8 @@ def resolve_spec(
             "in rlpool.compat.envpool_legacy"
         )
     num_threads = opts.get("num_threads", 0)
+    if task_id.startswith("MiniGrid-"):
+        _minigrid_options(opts)
     rl = RlpoolEnvSpec(task_id, seed=pool_seed, gym_reset_return_info=bool(return_info), **opts)
     c = rl.config
     config: dict[str, Any] = {
@@ -160,6 +162,27 @@ def resolve_spec(
     if rl.task.env_type == "Atari":
         config = _atari_config(config)
     return EnvSpec(task_id, rl, config)
+
+
+# EnvPool's names of Minigrid options whose rlpool name is minigrid's own.
+_MINIGRID_RENAMES = {"num_objs": "numObjs", "min_num_rooms": "minNumRooms", "max_num_rooms": "maxNumRooms",
+                     "max_room_size": "maxRoomSize"}
+# EnvPool's pair options -> rlpool's two int options ((-1, -1): None, a random start).
+_MINIGRID_PAIRS = {"agent_start_pos": ("agent_start_x", "agent_start_y"),
+                   "agent_room": ("agent_room_i", "agent_room_j")}
+
+
+def _minigrid_options(opts: dict[str, Any]) -> None:
+    """EnvPool's Minigrid option names in rlpool's (``num_objs`` -> ``numObjs``; ``agent_start_pos`` -> two ints)."""
+    for old, new in _MINIGRID_RENAMES.items():
+        if old in opts:
+            opts[new] = opts.pop(old)
+    for pair, (a, b) in _MINIGRID_PAIRS.items():
+        if pair in opts:
+            value = opts.pop(pair)
+            if not _is_sequence(value) or len(value) != 2:
+                raise TypeError(f"{pair} must be a pair of ints, got {value!r}")
+            opts[a], opts[b] = (int(v) for v in value)
 
 
 # EnvPool's Atari config: no reward_threshold, the game as `task` (rlpool resolves it to `rom_path`).
@@ -265,9 +288,14 @@ class EnvSpec:
         """The observation keys EnvPool gives (for a dict observation)."""
         self.zero_keys: dict[str, tuple[int, ...]] = {k: shape for k, shape in keys if k not in own}
         """Keys EnvPool has that the task does not fill (a DeepMind Control domain's other tasks'): zeros."""
+        minigrid = rlpool_spec.task.env_type.startswith(("MiniGrid", "BabyAI"))
+        self.casts: dict[str, Any] = {"direction": np.int32} if minigrid else {}
+        """Observation keys EnvPool gives in another dtype (Minigrid's ``direction``: int32)."""
 
     def pad(self, obs: Any) -> Any:
         """A dict observation batch with EnvPool's keys: the task's own, and zeros for ``zero_keys``."""
+        if self.casts:
+            return {k: v.astype(self.casts[k]) if k in self.casts else v for k, v in obs.items()}
         if not self.zero_keys:
             return obs
         n = next(iter(obs.values())).shape[0]
@@ -524,7 +552,8 @@ class DMEnvPool(_EnvPoolMixin, PoolOwner):
     def _state(self, obs: Any, info: dict[str, Any]) -> Any:
         env_id = info["env_id"]
         if self._obs_kind == "dict":
-            entries = list(self.spec.pad(obs).values()) if self.spec.zero_keys else [obs[k] for k in self._obs_names]
+            padded = self.spec.pad(obs) if self.spec.zero_keys or self.spec.casts else obs
+            entries = list(padded.values()) if self.spec.zero_keys else [padded[k] for k in self._obs_names]
         elif self._obs_kind == "tuple":
             entries = list(obs)
         else:

@@ -17,6 +17,15 @@ const char* obstacle_mission(const Obj& obstacle) {
                                       : "find the opening and get to the green goal square";
 }
 
+// Both envs' start: walls around, the agent top-left facing right, the goal bottom-right.
+void walled_start(MiniGridEnv& env, int w, int h) {
+  env.grid.reset(w, h);
+  env.grid.wall_rect(0, 0, w, h);
+  env.agent_pos = {1, 1};
+  env.agent_dir = 0;
+  env.put_obj(Obj::goal(), w - 2, h - 2);
+}
+
 int odd_size(const Config& config) {
   const int size = static_cast<int>(config.get_int_in("size", 5, 255));
   if (size % 2 != 1) throw std::invalid_argument("Crossing: size must be odd, got " + std::to_string(size));
@@ -31,11 +40,7 @@ class Crossing final : public MiniGridEnv {
         obstacle_(obstacle_of(config)) {}
 
   void gen_grid(int w, int h) override {
-    grid.reset(w, h);
-    grid.wall_rect(0, 0, w, h);
-    agent_pos = {1, 1};
-    agent_dir = 0;
-    put_obj(Obj::goal(), w - 2, h - 2);
+    walled_start(*this, w, h);
     // Rivers: (vertical?, index); a uniform permutation, the first num_crossings kept.
     std::vector<std::pair<bool, int>> rivers;
     for (int i = 2; i < h - 2; i += 2) rivers.emplace_back(true, i);
@@ -91,11 +96,7 @@ class LavaGap final : public MiniGridEnv {
         obstacle_(obstacle_of(config)) {}
 
   void gen_grid(int w, int h) override {
-    grid.reset(w, h);
-    grid.wall_rect(0, 0, w, h);
-    agent_pos = {1, 1};
-    agent_dir = 0;
-    put_obj(Obj::goal(), w - 2, h - 2);
+    walled_start(*this, w, h);
     const int gx = rand_int(2, w - 2);
     const int gy = rand_int(1, h - 1);
     grid.vert_wall(gx, 1, h - 2, obstacle_);

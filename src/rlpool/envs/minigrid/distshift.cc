@@ -26,12 +26,7 @@ class DistShift final : public MiniGridEnv {
       grid.set(3 + i, 1, Obj::lava());
       grid.set(3 + i, strip2_row_, Obj::lava());
     }
-    if (!start_.random()) {
-      agent_pos = {start_.x, start_.y};
-      agent_dir = start_.dir;
-    } else {
-      place_agent();
-    }
+    start_.place(*this);
     mission = "get to the green goal square";
   }
 

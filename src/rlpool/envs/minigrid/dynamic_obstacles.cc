@@ -22,12 +22,7 @@ class DynamicObstacles final : public MiniGridEnv {
     grid.reset(w, h);
     grid.wall_rect(0, 0, w, h);
     grid.set(w - 2, h - 2, Obj::goal());
-    if (!start_.random()) {
-      agent_pos = {start_.x, start_.y};
-      agent_dir = start_.dir;
-    } else {
-      place_agent();
-    }
+    start_.place(*this);
     obstacles_.clear();
     for (int i = 0; i < n_obstacles_; ++i) obstacles_.push_back(place_obj(Obj::ball(), {0, 0}, {0, 0}, nullptr, 100));
     mission = "get to the green goal square";

@@ -17,12 +17,7 @@ class Empty final : public MiniGridEnv {
     grid.reset(w, h);
     grid.wall_rect(0, 0, w, h);
     put_obj(Obj::goal(), w - 2, h - 2);
-    if (!start_.random()) {
-      agent_pos = {start_.x, start_.y};
-      agent_dir = start_.dir;
-    } else {
-      place_agent();
-    }
+    start_.place(*this);
     mission = "get to the green goal square";
   }
 

@@ -32,7 +32,9 @@ class Fetch final : public MiniGridEnv {
     target_type_ = target.type;
     target_color_ = target.color;
     static constexpr const char* kSyntax[] = {"get a", "go get a", "fetch a", "go fetch a", "you must fetch a"};
-    mission = std::string(kSyntax[rand_int(0, 5)]) + " " + color_name(target_color_) + " " + type_name(target_type_);
+    const int syntax = rand_int(0, 5);
+    mission_id = (syntax * 6 + static_cast<int>(target_color_)) * 2 + (target_type_ == Type::kBall ? 1 : 0);
+    mission = std::string(kSyntax[syntax]) + " " + color_name(target_color_) + " " + type_name(target_type_);
   }
 
   StepResult step_env(int action) override {

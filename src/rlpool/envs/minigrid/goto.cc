@@ -55,6 +55,7 @@ class GoToDoor final : public MiniGridEnv {
     place_agent({0, 0}, {rw, rh});
     const auto idx = static_cast<std::size_t>(rand_int(0, static_cast<int>(door_pos.size())));
     target_ = door_pos[idx];
+    mission_id = static_cast<int>(colors[idx]);
     mission = std::string("go to the ") + color_name(colors[idx]) + " door";
   }
   StepResult step_env(int action) override { return goto_step(*this, action, target_); }
@@ -66,6 +67,8 @@ class GoToDoor final : public MiniGridEnv {
 };
 
 const std::vector<Type> kObjTypes = {Type::kKey, Type::kBall, Type::kBox};
+// The object's index in minigrid's ["key", "ball", "box"] (EnvPool's mission_id).
+int type_index(Type t) { return static_cast<int>(t) - static_cast<int>(Type::kKey); }
 
 class GoToObject final : public MiniGridEnv {
  public:
@@ -89,6 +92,7 @@ class GoToObject final : public MiniGridEnv {
     place_agent();
     const auto idx = static_cast<std::size_t>(rand_int(0, static_cast<int>(objs.size())));
     target_ = pos[idx];
+    mission_id = static_cast<int>(objs[idx].color) * 3 + type_index(objs[idx].type);
     mission = std::string("go to the ") + color_name(objs[idx].color) + " " + type_name(objs[idx].type);
   }
   StepResult step_env(int action) override { return goto_step(*this, action, target_); }
@@ -133,6 +137,8 @@ class PutNear final : public MiniGridEnv {
     move_type_ = move.type;
     move_color_ = move.color;
     target_ = pos[static_cast<std::size_t>(target_idx)];
+    mission_id = ((static_cast<int>(move.color) * 3 + type_index(move.type)) * 6 + static_cast<int>(target.color)) * 3 +
+                 type_index(target.type);
     mission = std::string("put the ") + color_name(move.color) + " " + type_name(move.type) + " near the " +
               color_name(target.color) + " " + type_name(target.type);
   }

@@ -90,6 +90,15 @@ void StartPos::check(int width, int height) const {
   }
 }
 
+void StartPos::place(MiniGridEnv& env) const {
+  if (random()) {
+    env.place_agent();
+  } else {
+    env.agent_pos = {x, y};
+    env.agent_dir = dir;
+  }
+}
+
 EnvSpec minigrid_spec_actions(const Config& config, int num_actions) {
   const Settings s(config);
   const std::int64_t v = s.agent_view_size;
@@ -104,7 +113,8 @@ EnvSpec minigrid_spec_actions(const Config& config, int num_actions) {
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0},
                           .high = {static_cast<double>(num_actions - 1)}},
-      .info = {ArraySpec{.name = "agent_pos", .dtype = DType::kInt32, .shape = {2}, .low = {}, .high = {}}},
+      .info = {ArraySpec{.name = "agent_pos", .dtype = DType::kInt32, .shape = {2}, .low = {}, .high = {}},
+               ArraySpec{.name = "mission_id", .dtype = DType::kInt32, .shape = {}, .low = {}, .high = {}}},
   };
 }
 
@@ -117,7 +127,8 @@ MiniGridEnv::MiniGridEnv(const Config& config, int w, int h, bool see_through)
       agent_view_size(Settings(config).agent_view_size),
       see_through_walls(see_through),
       settings_(config),
-      agent_pos_info_(info_index(minigrid_spec(config).info, "agent_pos")) {
+      agent_pos_info_(info_index(minigrid_spec(config).info, "agent_pos")),
+      mission_id_info_(info_index(minigrid_spec(config).info, "mission_id")) {
   if (w < 3 || h < 3 || w > 255 || h > 255) {
     throw std::invalid_argument("minigrid: the grid must be 3 to 255 cells a side, got " + std::to_string(w) + "x" +
                                 std::to_string(h));
@@ -133,6 +144,7 @@ void MiniGridEnv::generate() {
     agent_pos = {-1, -1};
     agent_dir = -1;
     carrying = Obj{};
+    mission_id = 0;
     next_id_ = 0;
     grid.reset(width, height);
     try {
@@ -298,6 +310,7 @@ void MiniGridEnv::write_obs(const Output& out) {
   auto* pos = out.info_as<std::int32_t>(agent_pos_info_);
   pos[0] = agent_pos.x;
   pos[1] = agent_pos.y;
+  *out.info_as<std::int32_t>(mission_id_info_) = mission_id;
 }
 
 int MiniGridEnv::rand_int(int low, int high) {

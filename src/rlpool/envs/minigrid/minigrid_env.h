@@ -217,10 +217,12 @@ struct RejectSampling : std::runtime_error {
 std::vector<Option> common_options();
 // The spec every Minigrid env has: obs "image" (view x view x 3 uint8),
 // "direction" (int64, 0..3), "mission" (mission_bytes uint8, UTF-8, zero-padded),
-// a dict; 7 discrete actions; info "agent_pos" (int32 x, y).
+// a dict; 7 discrete actions; info "agent_pos" (int32 x, y) and "mission_id" (int32, EnvPool's).
 EnvSpec minigrid_spec(const Config& config);
 // The same with fewer actions (DynamicObstacles: left, right, forward).
 EnvSpec minigrid_spec_actions(const Config& config, int num_actions);
+
+class MiniGridEnv;
 
 // A fixed start (minigrid's agent_start_pos / agent_start_dir), or a random
 // one (place_agent) where agent_start_x and agent_start_y are -1.
@@ -234,6 +236,8 @@ struct StartPos {
   static std::vector<Option> options(int x = 1, int y = 1, int dir = 0);
   // Refuses a start outside the walls of a width x height grid.
   void check(int width, int height) const;
+  // minigrid's "if self.agent_start_pos is not None: ... else: self.place_agent()".
+  void place(MiniGridEnv& env) const;
 };
 
 // The options read from Config that shape every env (checked here).
@@ -336,6 +340,9 @@ class MiniGridEnv : public Env {
   int step_count = 0;
   int max_steps;
   std::string mission;
+  // EnvPool's info["mission_id"]: the mission's index among the env's mission templates (set by
+  // gen_grid where EnvPool has one, else 0). Not part of the state: set_state keeps the current one.
+  int mission_id = 0;
   const int width;
   const int height;
   const int agent_view_size;
@@ -350,6 +357,7 @@ class MiniGridEnv : public Env {
 
   Settings settings_;
   std::size_t agent_pos_info_;
+  std::size_t mission_id_info_;
   Rng* rng_ = nullptr;
   std::uint8_t next_id_ = 0;
   // gen_obs scratch: the view's cells and visibility.
@@ -417,6 +425,39 @@ void shuffle(MiniGridEnv& env, std::vector<T>& v) {
     std::swap(v[static_cast<std::size_t>(i)], v[static_cast<std::size_t>(env.rand_int(0, i + 1))]);
   }
 }
+
+// An env whose goal is one object (minigrid's `self.carrying == self.obj`:
+// identity), kept by its id; its variable in the state is that id.
+class PickupTarget : public RoomGrid {  // UnlockPickup, KeyCorridor, ObstructedMaze
+ public:
+  using RoomGrid::RoomGrid;
+
+  StepResult step_env(int action) override {
+    StepResult r = base_step(action);
+    if (action == kPickup && !carrying.is_none() && carrying.id == target_id_) {
+      r.reward = reward();
+      r.terminated = true;
+    }
+    return r;
+  }
+  std::vector<std::int32_t> vars() const override { return {target_id_}; }
+  void set_vars(const std::vector<std::int32_t>& v) override {
+    if (v.size() != 1 || v[0] < 1 || v[0] > 255) {
+      throw std::invalid_argument("minigrid state: this env's variables are [target object id (1-255)]");
+    }
+    target_id_ = v[0];
+  }
+
+ protected:
+  void set_target(const Obj& obj) {
+    target_id_ = obj.id;
+    mission = std::string("pick up the ") + color_name(obj.color) + " " + type_name(obj.type);
+  }
+  std::int32_t target_id() const { return target_id_; }
+
+ private:
+  std::int32_t target_id_ = 0;
+};
 
 // minigrid's reject_next_to: refuse cells within Manhattan distance 1 of the agent.
 bool reject_next_to(const MiniGridEnv& env, Pos pos);

@@ -25,7 +25,7 @@ class MultiRoom final : public MiniGridEnv {
     const int num_rooms = rand_int(min_rooms_, max_rooms_ + 1);
     long attempts = 0;
     while (static_cast<int>(rooms.size()) < num_rooms) {
-      if (++attempts > 1000000) throw RejectSampling("MultiRoom: the rooms do not fit");
+      if (++attempts > 2000) throw RejectSampling("MultiRoom: the rooms do not fit");
       std::vector<Room> cur;
       const Pos entry{rand_int(0, w - 2), rand_int(0, w - 2)};
       place_room(num_rooms, cur, 4, max_room_size_, 2, entry);

@@ -6,11 +6,11 @@
 namespace rlpool::minigrid {
 namespace {
 
-class ObstructedMaze final : public RoomGrid {
+class ObstructedMaze final : public PickupTarget {
  public:
   // full: 3x3 rooms (ObstructedMaze_Full), else 1x2 (ObstructedMaze_1Dlhb). v1: keys after both doors.
   ObstructedMaze(const Config& config, bool full, bool v1)
-      : RoomGrid(config, 6, full ? 3 : 1, full ? 3 : 2),
+      : PickupTarget(config, 6, full ? 3 : 1, full ? 3 : 2),
         full_(full),
         v1_(v1),
         key_in_box_(config.get_bool("key_in_box")),
@@ -22,10 +22,9 @@ class ObstructedMaze final : public RoomGrid {
   void gen_grid(int w, int h) override {
     RoomGrid::gen_grid(w, h);
     door_colors_ = rand_subset(std::vector<Color>(kColorNames.begin(), kColorNames.end()), 6);
-    mission = std::string("pick up the ") + color_name(kBallColor) + " ball";
     if (!full_) {
       add_obstructed_door(0, 0, 0, door_colors_[0], true, key_in_box_, blocked_);
-      target_ = add_object(1, 0, Type::kBall, kBallColor).first.id;
+      set_target(add_object(1, 0, Type::kBall, kBallColor).first);
       place_agent_in_room(0, 0);
       return;
     }
@@ -47,24 +46,8 @@ class ObstructedMaze final : public RoomGrid {
     std::vector<Pos> corners = {{2, 0}, {2, 2}, {0, 2}, {0, 0}};
     corners.resize(static_cast<std::size_t>(num_quarters_));
     const Pos ball_room = rand_elem(corners);
-    target_ = add_object(ball_room.x, ball_room.y, Type::kBall, kBallColor).first.id;
+    set_target(add_object(ball_room.x, ball_room.y, Type::kBall, kBallColor).first);
     place_agent_in_room(agent_room_.x, agent_room_.y);
-  }
-
-  StepResult step_env(int action) override {
-    StepResult r = base_step(action);
-    if (action == kPickup && !carrying.is_none() && carrying.id == target_) {
-      r.reward = reward();
-      r.terminated = true;
-    }
-    return r;
-  }
-  std::vector<std::int32_t> vars() const override { return {target_}; }
-  void set_vars(const std::vector<std::int32_t>& v) override {
-    if (v.size() != 1 || v[0] < 1 || v[0] > 255) {
-      throw std::invalid_argument("minigrid state: ObstructedMaze's variables are [target ball id (1-255)]");
-    }
-    target_ = v[0];
   }
 
  private:
@@ -96,7 +79,6 @@ class ObstructedMaze final : public RoomGrid {
   Pos agent_room_;
   int num_quarters_;
   std::vector<Color> door_colors_;
-  std::int32_t target_ = 0;
 };
 
 std::vector<Option> options(bool full) {

@@ -6,38 +6,6 @@
 namespace rlpool::minigrid {
 namespace {
 
-// An env whose goal is one object (minigrid's `self.carrying == self.obj`:
-// identity), kept by its id; its variable in the state is that id.
-class PickupTarget : public RoomGrid {
- public:
-  using RoomGrid::RoomGrid;
-
-  StepResult step_env(int action) override {
-    StepResult r = base_step(action);
-    if (action == kPickup && !carrying.is_none() && carrying.id == target_id_) {
-      r.reward = reward();
-      r.terminated = true;
-    }
-    return r;
-  }
-  std::vector<std::int32_t> vars() const override { return {target_id_}; }
-  void set_vars(const std::vector<std::int32_t>& v) override {
-    if (v.size() != 1 || v[0] < 1 || v[0] > 255) {
-      throw std::invalid_argument("minigrid state: this env's variables are [target object id (1-255)]");
-    }
-    target_id_ = v[0];
-  }
-
- protected:
-  void set_target(const Obj& obj) {
-    target_id_ = obj.id;
-    mission = std::string("pick up the ") + color_name(obj.color) + " " + type_name(obj.type);
-  }
-
- private:
-  std::int32_t target_id_ = 0;
-};
-
 class Unlock final : public RoomGrid {
  public:
   explicit Unlock(const Config& config) : RoomGrid(config, 6, 1, 2) {}
@@ -73,6 +41,7 @@ class Unlock final : public RoomGrid {
 class UnlockPickup final : public PickupTarget {
  public:
   UnlockPickup(const Config& config, bool blocked) : PickupTarget(config, 6, 1, 2), blocked_(blocked) {}
+  // EnvPool gives UnlockPickup's mission an id (the box's colour), BlockedUnlockPickup's none.
 
   void gen_grid(int w, int h) override {
     RoomGrid::gen_grid(w, h);
@@ -82,6 +51,7 @@ class UnlockPickup final : public PickupTarget {
     add_object(0, 0, Type::kKey, door.color);
     place_agent_in_room(0, 0);
     set_target(obj);
+    if (!blocked_) mission_id = static_cast<int>(obj.color);
   }
 
  private:
