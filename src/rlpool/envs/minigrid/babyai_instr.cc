@@ -420,6 +420,7 @@ void Level::gen_grid(int w, int h) {
 }
 
 void Level::after_reset() {
+  mission_id = -1;  // EnvPool's BabyAI tasks have no mission index
   instrs.reset_verifier(*this);
   if (per_episode_max_steps_) max_steps = instrs.num_navs_needed() * room_size * room_size * num_rows * num_cols;
   after_verifier();

@@ -25,9 +25,12 @@ def _bound(navs: int, room_size: int, num_rows: int, num_cols: int) -> Callable[
 
 
 def babyai(task_id: str, env_type: str, navs: int, layout: tuple[int, int, int] = (8, 1, 1), **defaults: Any) -> None:
-    """Register a BabyAI id; ``navs``: the most navigations an instruction of the level needs; ``layout``: the
-    level's default (room_size, num_rows, num_cols), which its options (``defaults``) override. A level with a
-    fixed limit (minigrid passes ``max_steps``) gives ``max_steps`` in ``defaults``."""
+    """Register a BabyAI id.
+
+    ``navs``: the most navigations an instruction of the level needs; ``layout``: the level's default
+    (room_size, num_rows, num_cols), which its options (``defaults``) override. A level with a fixed limit
+    (minigrid passes ``max_steps``) gives ``max_steps`` in ``defaults``.
+    """
     bound = _bound(navs, *layout)
 
     def prepare(options: dict[str, Any]) -> dict[str, Any]:
