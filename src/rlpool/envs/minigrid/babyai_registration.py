@@ -140,3 +140,44 @@ babyai("BabyAI-MiniBossLevel-v0", _LG, 8, (8, 3, 3), num_cols=2, num_rows=2, roo
        locked_room_prob=0.25)
 babyai("BabyAI-BossLevel-v0", _LG, 8, (8, 3, 3))
 babyai("BabyAI-BossLevelNoUnlock-v0", _LG, 8, (8, 3, 3), implicit_unlock=False, **_NO_LOCK)
+
+
+def reference_envs() -> tuple[Any, ...]:
+    """The BabyAI levels' ``EnvDoc`` entries of the Minigrid family's reference page."""
+    from rlpool.envs.minigrid.registration import _env
+
+    end = ("Terminates when the verifier of the instruction succeeds (rewarded) or, for a strict (`debug`/`strict`) "
+           "instruction, fails (reward 0).")
+    common = (" BabyAI: the mission is the instruction's sentence (minigrid's `surface()`), 512 bytes; the "
+              "verifier's progress is part of the state; `info['mission_id']` is -1 as in EnvPool; `max_steps` 0 "
+              "sets it per episode from the instruction (navigations needed x maze area).")
+    return (
+        _env("BabyAI GoTo", ("BabyAIGoToRedBallGrey", "BabyAIGoToRedBall", "BabyAIGoToObj", "BabyAIGoToLocal",
+                             "BabyAIGoTo", "BabyAIGoToImpUnlock", "BabyAIGoToRedBlueBall", "BabyAIGoToDoor",
+                             "BabyAIGoToObjDoor"),
+             "Go to (face) the described object: one room (`room_size`, `num_dists` distractors) or a maze of "
+             "`num_rows` x `num_cols` rooms (`doors_open`)." + common,
+             "Objects and the agent at random (all objects reachable where minigrid checks it).", end),
+        _env("BabyAI Open", ("BabyAIOpen", "BabyAIOpenRedDoor", "BabyAIOpenDoor", "BabyAIOpenTwoDoors",
+                             "BabyAIOpenDoorsOrder"),
+             "Open the described door(s), by colour or location (`select_by`), one or two in order." + common,
+             "Doors of the agent's room (or the maze) with drawn colours; the agent at random.", end),
+        _env("BabyAI Pickup and PutNext", ("BabyAIPickup", "BabyAIUnblockPickup", "BabyAIPickupDist",
+                                           "BabyAIPickupAbove", "BabyAIPutNextLocal", "BabyAIPutNext"),
+             "Pick up the described object, or put one object next to another (`start_carrying`: the first is "
+             "carried at the start)." + common,
+             "Objects and the agent at random.", end),
+        _env("BabyAI Unlock and others", ("BabyAIUnlock", "BabyAIUnlockLocal", "BabyAIKeyInBox", "BabyAIUnlockPickup",
+                                          "BabyAIBlockedUnlockPickup", "BabyAIUnlockToUnlock", "BabyAIActionObjDoor",
+                                          "BabyAIFindObj", "BabyAIKeyCorridor", "BabyAIOneRoom",
+                                          "BabyAIMoveTwoAcross"),
+             "Locked doors whose key is elsewhere (maybe in a box or behind a ball), finding objects in other "
+             "rooms, and moving two objects across rooms." + common,
+             "minigrid's layouts of each level, colours and positions drawn.", end),
+        _env("BabyAI LevelGen (GoToSeq, PickupLoc, Synth*, MiniBossLevel, BossLevel*)", ("BabyAILevelGen",),
+             "Random instructions of the whole language: go to / pick up / open / put next, joined by `and`, "
+             "`then` and `after you` (`action_kinds`, `instr_kinds`), descriptions with colours and locations "
+             "(`locations`), a locked room (`locked_room_prob`), `unblocking` and `implicit_unlock` as in "
+             "minigrid's LevelGen." + common,
+             "A maze of rooms connected by doors, `num_dists` distractors, the agent outside the locked room.", end),
+    )

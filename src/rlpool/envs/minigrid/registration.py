@@ -239,7 +239,7 @@ included), agent, carrying, step count, `max_steps`, mission and the env's own v
                  "balls (`blocked`). `v1` places each side room's keys after both of its doors (in `v0` a blocking "
                  "ball may cover a key).",
                  "The agent in `agent_room_*`.", "Terminates when the blue ball is picked up."),
-        ),
+        ) + babyai_registration.reference_envs(),
     )
 
 
