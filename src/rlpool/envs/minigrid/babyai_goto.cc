@@ -99,26 +99,16 @@ class GoToImpUnlock final : public Level {
  public:
   explicit GoToImpUnlock(const Config& c) : Level(c, 8, 3, 3) {}
   void gen_mission() override {
-    const int id = rand_int(0, num_cols);
-    const int jd = rand_int(0, num_rows);
-    const Obj door = add_door(id, jd, std::nullopt, std::nullopt, true).first;
-    while (true) {
-      const int ik = rand_int(0, num_cols);
-      const int jk = rand_int(0, num_rows);
-      if (ik == id && jk == jd) continue;
-      add_object(ik, jk, Type::kKey, door.color);
-      break;
-    }
+    const auto [door, locked] = add_locked_room_with_key();
+    const int id = locked % num_cols;
+    const int jd = locked / num_cols;
     connect_all();
     for (int i = 0; i < num_cols; ++i) {
       for (int j = 0; j < num_rows; ++j) {
         if (i != id || j != jd) add_distractors(i, j, 2, false);
       }
     }
-    while (true) {
-      place_agent_in_room();
-      if (&room_from_pos(agent_pos.x, agent_pos.y) != &get_room(id, jd)) break;
-    }
+    place_agent_outside(locked);
     check_objs_reachable();
     const Obj obj = add_distractors(id, jd, 1, false)[0];
     instrs.action(Kind::kGoTo, desc_of(obj));

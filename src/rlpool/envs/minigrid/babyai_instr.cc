@@ -231,6 +231,21 @@ Status Instrs::verify_action(RoomGrid& env, int action, Node& node) {
   throw std::logic_error("babyai: verify_action of a sequence");
 }
 
+// BeforeInstr (first a, then b) and AfterInstr (first b, then a): a strict
+// sequence fails where the second part succeeds first.
+Status Instrs::ordered(RoomGrid& env, int action, int n, int first, int second, Status& first_done,
+                       Status& second_done) {
+  if (first_done == kSuccess) {
+    second_done = verify(env, action, second);
+    return second_done == kContinue ? kContinue : second_done;
+  }
+  first_done = verify(env, action, first);
+  if (first_done == kFailure) return kFailure;
+  if (first_done == kSuccess) return verify(env, action, n);
+  if (nodes[static_cast<std::size_t>(n)].strict && verify(env, action, second) == kSuccess) return kFailure;
+  return kContinue;
+}
+
 Status Instrs::verify(RoomGrid& env, int action, int n) {
   if (n < 0) n = root;
 
@@ -239,30 +254,8 @@ Status Instrs::verify(RoomGrid& env, int action, int n) {
   const int a = node->a, b = node->b;
   // Children are other elements of `nodes` (never reallocated here): node stays valid.
   switch (node->kind) {
-    case Kind::kBefore:
-      if (node->a_done == kSuccess) {
-        node->b_done = verify(env, action, b);
-        if (node->b_done == kFailure) return kFailure;
-        if (node->b_done == kSuccess) return kSuccess;
-      } else {
-        node->a_done = verify(env, action, a);
-        if (node->a_done == kFailure) return kFailure;
-        if (node->a_done == kSuccess) return verify(env, action, n);
-        if (node->strict && verify(env, action, b) == kSuccess) return kFailure;
-      }
-      return kContinue;
-    case Kind::kAfter:
-      if (node->b_done == kSuccess) {
-        node->a_done = verify(env, action, a);
-        if (node->a_done == kSuccess) return kSuccess;
-        if (node->a_done == kFailure) return kFailure;
-      } else {
-        node->b_done = verify(env, action, b);
-        if (node->b_done == kFailure) return kFailure;
-        if (node->b_done == kSuccess) return verify(env, action, n);
-        if (node->strict && verify(env, action, a) == kSuccess) return kFailure;
-      }
-      return kContinue;
+    case Kind::kBefore: return ordered(env, action, n, a, b, node->a_done, node->b_done);
+    case Kind::kAfter: return ordered(env, action, n, b, a, node->b_done, node->a_done);
     default:  // kAnd
       if (node->a_done != kSuccess) node->a_done = verify(env, action, a);
       if (node->b_done != kSuccess) node->b_done = verify(env, action, b);
@@ -518,6 +511,27 @@ bool Level::check_objs_reachable(bool raise_exc) {
     }
   }
   return true;
+}
+
+std::pair<Obj, int> Level::add_locked_room_with_key() {
+  const int id = rand_int(0, num_cols);
+  const int jd = rand_int(0, num_rows);
+  const Obj door = add_door(id, jd, std::nullopt, std::nullopt, true).first;
+  while (true) {
+    const int ik = rand_int(0, num_cols);
+    const int jk = rand_int(0, num_rows);
+    if (ik == id && jk == jd) continue;
+    add_object(ik, jk, Type::kKey, door.color);
+    break;
+  }
+  return {door, room_index(get_room(id, jd))};
+}
+
+void Level::place_agent_outside(int room) {
+  while (true) {
+    place_agent_in_room();
+    if (room_index(room_from_pos(agent_pos.x, agent_pos.y)) != room) break;
+  }
 }
 
 Obj& Level::obj_by_id(std::uint8_t id) {

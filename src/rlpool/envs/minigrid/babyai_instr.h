@@ -88,6 +88,7 @@ class Instrs {
 
  private:
   Status verify_action(RoomGrid& env, int action, Node& node);
+  Status ordered(RoomGrid& env, int action, int n, int first, int second, Status& first_done, Status& second_done);
   void pack_node(int n, std::vector<std::int32_t>& out) const;
   int unpack_node(const std::vector<std::int32_t>& v, std::size_t& pos, int depth);
   int add(Node node);
@@ -113,6 +114,11 @@ class Level : public RoomGrid {
   void validate_instrs(int n = -1);
   void open_all_doors();
   bool check_objs_reachable(bool raise_exc = true);
+  // GoToImpUnlock / Unlock: a locked door on a drawn wall of a drawn room, its
+  // key in another drawn room. Returns the door and the locked room's index.
+  std::pair<Obj, int> add_locked_room_with_key();
+  // place_agent again until the agent is outside room `room` (an index; -1: any room).
+  void place_agent_outside(int room);
   // The grid cell holding the object of this id (for levels that change an
   // object after adding it, as Python does through the object).
   Obj& obj_by_id(std::uint8_t id);

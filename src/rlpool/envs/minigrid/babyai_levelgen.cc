@@ -52,10 +52,7 @@ class LevelGen final : public Level {
     if (rand_float(0, 1) < locked_room_prob_) add_locked_room();
     connect_all();
     add_distractors(std::nullopt, std::nullopt, num_dists_, false);
-    while (true) {
-      place_agent_in_room();
-      if (room_index(room_from_pos(agent_pos.x, agent_pos.y)) != locked_room_) break;
-    }
+    place_agent_outside(locked_room_);
     if (!unblocking) check_objs_reachable();
     rand_instr(action_kinds_, instr_kinds_);
   }

@@ -13,16 +13,9 @@ class Unlock final : public Level {
  public:
   explicit Unlock(const Config& c) : Level(c, 8, 3, 3) {}
   void gen_mission() override {
-    const int id = rand_int(0, num_cols);
-    const int jd = rand_int(0, num_rows);
-    const Obj door = add_door(id, jd, std::nullopt, std::nullopt, true).first;
-    while (true) {
-      const int ik = rand_int(0, num_cols);
-      const int jk = rand_int(0, num_rows);
-      if (ik == id && jk == jd) continue;
-      add_object(ik, jk, Type::kKey, door.color);
-      break;
-    }
+    const auto [door, locked] = add_locked_room_with_key();
+    const int id = locked % num_cols;
+    const int jd = locked / num_cols;
     if (rand_bool()) {
       std::vector<Color> colors;
       for (Color k : kColorNames) {
@@ -37,10 +30,7 @@ class Unlock final : public Level {
         if (i != id || j != jd) add_distractors(i, j, 3, false);
       }
     }
-    while (true) {
-      place_agent_in_room();
-      if (&room_from_pos(agent_pos.x, agent_pos.y) != &get_room(id, jd)) break;
-    }
+    place_agent_outside(locked);
     check_objs_reachable();
     instrs.action(Kind::kOpen, desc_of(door));
   }
