@@ -121,3 +121,31 @@ def test_all_minigrid_babyai_ids_registered():
     assert ids == set(IDS), (ids - set(IDS), set(IDS) - ids)
     counts = collections.Counter(rlpool.make_spec(t).task.env_type for t in IDS)
     assert counts["BabyAILevelGen"] == 10
+
+
+@pytest.mark.parametrize("task_id", ["BabyAI-GoToLocal-v0", "BabyAI-BossLevel-v0"])
+def test_layout_like_envpool(task_id):
+    """rlpool.compat.envpool gives EnvPool 1.2.5's spaces, obs and info arrays (EnvPool reports
+    max_episode_steps 0 for BabyAI, its env's own limit; rlpool the largest per-episode max_steps)."""
+    import warnings
+
+    import rlpool.compat.envpool as compat
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        envpool = pytest.importorskip("envpool")
+    ours = compat.make_gymnasium(task_id, num_envs=3, seed=3)
+    theirs = envpool.make_gymnasium(task_id, num_envs=3, seed=3)
+    try:
+        assert ours.observation_space == theirs.observation_space
+        assert ours.action_space == theirs.action_space
+        oa, ia = ours.reset()
+        ob, ib = quiet(theirs.reset)
+        assert {k: (v.shape, v.dtype) for k, v in oa.items()} == {k: (v.shape, v.dtype) for k, v in ob.items()}
+        assert list(ia) == list(ib)
+        for k in ("agent_pos", "mission_id", "elapsed_step"):
+            assert ia[k].dtype == ib[k].dtype and ia[k].shape == ib[k].shape, k
+        assert (ia["mission_id"] == ib["mission_id"]).all()
+    finally:
+        ours.close()
+        theirs.close()
