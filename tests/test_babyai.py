@@ -149,3 +149,15 @@ def test_layout_like_envpool(task_id):
     finally:
         ours.close()
         theirs.close()
+
+
+@pytest.mark.timeout(60)
+def test_no_hang_where_minigrid_loops_forever():
+    """A room full but for its middle cell (all four neighbours objects): minigrid's place_agent loops forever;
+    here the level is generated again (seed 10 of SynthS5R2 drew one)."""
+    pool = rlpool.make("BabyAI-SynthS5R2-v0", num_envs=300, seed=7)
+    pool.reset()
+    pool.close()
+    pool = rlpool.make("BabyAI-SynthS5R2-v0", num_envs=1, seed=10)
+    pool.reset()
+    pool.close()

@@ -513,6 +513,18 @@ bool Level::check_objs_reachable(bool raise_exc) {
   return true;
 }
 
+Pos Level::place_agent_in_room(std::optional<int> i, std::optional<int> j, bool rand_dir) {
+  const int ii = i ? *i : rand_int(0, num_cols);
+  const int jj = j ? *j : rand_int(0, num_rows);
+  const Room room = get_room(ii, jj);
+  for (int tries = 0;; ++tries) {
+    if (tries >= 10000) throw RejectSampling("every free cell of the agent's room faces an object");
+    MiniGridEnv::place_agent(room.top, room.size, rand_dir, 1000);
+    const Obj front = front_cell();
+    if (front.is_none() || front.type == Type::kWall) return agent_pos;
+  }
+}
+
 std::pair<Obj, int> Level::add_locked_room_with_key() {
   const int id = rand_int(0, num_cols);
   const int jd = rand_int(0, num_rows);
