@@ -240,5 +240,8 @@ minigrid 3.2.0's wheel lacks their pattern images, so minigrid itself cannot mak
                  "balls (`blocked`). `v1` places each side room's keys after both of its doors (in `v0` a blocking "
                  "ball may cover a key).",
                  "The agent in `agent_room_*`.", "Terminates when the blue ball is picked up."),
-        ),
+        ) + babyai_registration.reference_envs(),
     )
+
+
+from rlpool.envs.minigrid import babyai_registration  # noqa: E402,F401  (the BabyAI-* ids)
