@@ -5,7 +5,8 @@ and the resize recomputes only the output rows that read them, keeping the other
 Each observation here is checked against ``cv2.resize`` of the max-pooled raw ALE frames (same ROM, same
 actions) over hundreds of steps of games where few rows change per step, for sizes that take each of
 the resize's kernels (tap counts, the row kernel and its block fallback, a partial last group of 8), and
-again with the portable (SSE2) kernels forced.
+again with the portable (SSE2) kernels forced. ``test_any_size_matches_opencv``: every kind of output
+size (up- and downscaling each axis, INTER_AREA and INTER_LINEAR, gray and RGB) against ``cv2.resize``.
 """
 
 from __future__ import annotations
@@ -96,3 +97,48 @@ def test_incremental_area_resize_matches_opencv_portable_kernels() -> None:
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip().endswith("ok")
+
+
+# Output sizes against the 210 x 160 frame: down, up and equal on each axis, odd and prime sizes,
+# integer and non-integer ratios (issue 23, item 8: 264 x 631 upscales both axes).
+ANY_SIZES = [
+    (264, 631), (420, 320), (211, 161), (630, 480), (300, 100), (100, 300), (210, 84), (84, 160),
+    (1, 1), (2, 700), (700, 3), (97, 161), (263, 159), (210, 160), (105, 80), (53, 41), (1024, 1024),
+    (419, 17), (13, 333),
+]
+
+
+def first_frames(game: str, rom_id: str, steps: int, gray: bool) -> list[np.ndarray]:
+    """The pooled raw frames the env resizes at reset and after each of `steps` steps of action 1."""
+    ale = raw_ale(rom_id)
+    ale.reset_game()
+    grab = ale.getScreenGrayscale if gray else ale.getScreenRGB
+    frames = [grab()]
+    for _ in range(steps):
+        for _ in range(FRAME_SKIP - 1):
+            ale.act(ale.getMinimalActionSet()[1])
+        before_last = grab()
+        ale.act(ale.getMinimalActionSet()[1])
+        frames.append(np.maximum(before_last, grab()))
+    return frames
+
+
+@pytest.mark.parametrize("gray", [True, False], ids=["gray", "rgb"])
+@pytest.mark.parametrize("area", [True, False], ids=["area", "linear"])
+def test_any_size_matches_opencv(area: bool, gray: bool) -> None:
+    steps = 3
+    frames = first_frames("Breakout", "breakout", steps, gray)
+    interpolation = cv2.INTER_AREA if area else cv2.INTER_LINEAR
+    bad = []
+    for height, width in ANY_SIZES:
+        env = rlpool.make("Breakout-v5", num_envs=1, seed=0, noop_max=0, use_fire_reset=False, stack_num=1,
+                          frame_skip=FRAME_SKIP, img_height=height, img_width=width, episodic_life=False,
+                          gray_scale=gray, use_inter_area_resize=area)
+        observations = [env.reset()[0][0]] + [env.step(np.array([1]))[0][0] for _ in range(steps)]
+        env.close()
+        for k, (obs, frame) in enumerate(zip(observations, frames, strict=True)):
+            want = cv2.resize(frame, (width, height), interpolation=interpolation)
+            want = want[None] if gray else want.transpose(2, 0, 1)  # planar, as the env's observation
+            if not np.array_equal(obs, want):
+                bad.append(f"{height}x{width} frame {k}: {int((obs != want).sum())} values differ")
+    assert not bad, "\n".join(bad)

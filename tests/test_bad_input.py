@@ -916,6 +916,82 @@ def test_float_options_of_python_envs_must_be_finite(tmp_path, monkeypatch):
         rlpool.make_spec("Hopper-v5", ctrl_cost_weight=float("inf"))
 
 
+# atari_env.cc's state checksum, written again from its definition (the header's fields at their
+# offsets, then the frame ring, then ALE's part), to make blobs that pass it: what ALE itself does
+# with a bad field is then what is tested.
+ATARI_CHECKSUM = textwrap.dedent(
+    """
+    import struct
+
+    def sign(blob):
+        M = 2**64 - 1
+        x = 0xCBF29CE484222325
+        def mix(b):
+            nonlocal x
+            n8 = len(b) // 8 * 8
+            for i in range(0, n8, 8):
+                x = ((x ^ int.from_bytes(b[i:i + 8], "little")) * 0x100000001B3) & M
+            w = len(b) - n8
+            for c in b[n8:]:
+                w = ((w << 8) | c) & M
+            x = ((x ^ w) * 0x100000001B3) & M
+            x ^= x >> 29
+        ring = struct.unpack_from("<Q", blob, 40)[0]
+        for a, b in [(0, 8), (8, 40), (40, 48), (48, 56), (64, 68), (68, 72), (72, 73)]:
+            mix(bytes(blob[a:b]))
+        mix(bytes(blob[80:80 + ring]))
+        mix(bytes(blob[80 + ring:]))
+        struct.pack_into("<Q", blob, 56, x)
+    """
+)
+
+
+@pytest.mark.timeout(300)
+def test_atari_state_with_flipped_bits_is_refused_and_changes_nothing():
+    """Random bit flips anywhere in a Ms. Pac-Man or Pitfall state (they used to crash ALE with
+    SIGSEGV or a heap error within a few thousand trials; a bank number of 0xFFFF did at once) are
+    each a ValueError, and the env goes on exactly as it was. CI: 150 blobs per game;
+    RLPOOL_FULL_REFERENCE=1: 3000."""
+    pytest.importorskip("ale_py")
+    trials = 3000 if os.environ.get("RLPOOL_FULL_REFERENCE") == "1" else 150
+    proc = run_script(
+        ATARI_CHECKSUM + textwrap.dedent(f"""
+        import numpy as np
+        import rlpool
+        rng = np.random.default_rng(23)
+        for game in ("MsPacman", "Pitfall"):
+            env = rlpool.make(f"{{game}}-v5", num_envs=1, num_threads=1, seed=1)
+            env.reset()
+            for _ in range(20):
+                env.step(np.array([1]))
+            good = env.get_state(0)
+            twin = rlpool.make(f"{{game}}-v5", num_envs=1, num_threads=1, seed=1)
+            twin.reset()
+            twin.set_state(0, good)
+            refused = 0
+            for _ in range({trials}):
+                blob = bytearray(good)
+                for bit in rng.integers(0, 8 * len(blob), int(rng.integers(1, 9))):
+                    blob[bit // 8] ^= 1 << (bit % 8)
+                if bytes(blob) == good:
+                    continue
+                try:
+                    env.set_state(0, bytes(blob))
+                except ValueError:
+                    refused += 1
+                assert env.get_state(0) == good, "a refused state changed the env"
+            a = env.step(np.array([2]))[0]
+            b = twin.step(np.array([2]))[0]
+            assert np.array_equal(a, b), "the env does not step on as before"
+            print(game, "refused", refused)
+        """),
+        timeout=280,
+    )
+    assert proc.returncode == 0, f"exit code {proc.returncode}:\n{proc.stderr[-3000:]}"
+    for game in ("MsPacman", "Pitfall"):
+        assert f"{game} refused {trials}" in proc.stdout, proc.stdout
+
+
 @pytest.mark.timeout(120)
 def test_atari_state_with_a_huge_embedded_length_is_refused_without_allocating():
     """ALE's state holds length-prefixed strings: a length of 2**31 - 1 in a 42 KB blob must be a
@@ -923,7 +999,7 @@ def test_atari_state_with_a_huge_embedded_length_is_refused_without_allocating()
     the env steps on from where it was."""
     pytest.importorskip("ale_py")
     proc = run_script(
-        """
+        ATARI_CHECKSUM + textwrap.dedent("""
         import resource, struct
         import numpy as np
         import rlpool
@@ -934,6 +1010,7 @@ def test_atari_state_with_a_huge_embedded_length_is_refused_without_allocating()
         # starts with 6 int32s, then its console state as a length-prefixed string.
         emu_bytes = struct.unpack_from("<Q", state, 48)[0]
         struct.pack_into("<i", state, len(state) - emu_bytes + 24, 2**31 - 1)
+        sign(state)  # past the checksum, down to ALE's own reader
         with open("/proc/self/status") as f:
             vm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
         resource.setrlimit(resource.RLIMIT_AS, (vm + (1 << 30), vm + (1 << 30)))
@@ -945,7 +1022,7 @@ def test_atari_state_with_a_huge_embedded_length_is_refused_without_allocating()
             print("OTHER", type(e).__name__, e)
         env.step(np.zeros(1, np.int64))
         print("STEPPED", len(state))
-        """
+        """)
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "REFUSED not a valid Atari env state: Deserializer: string length beyond" in proc.stdout, proc.stdout

@@ -112,6 +112,25 @@ void chunk_by_cost_and_share() {
   CHECK_EQ(slow.chunk_size(100000), 1u);
 }
 
+void an_overrun_ends_a_stale_cheap_estimate() {
+  // 3000 cheap steps, then a run of 100 ms tasks is cut after its first one.
+  CostModel s(/*workers=*/1, kSync);
+  CostModel a(/*workers=*/2, kAsync);
+  for (int i = 0; i < 3000 / static_cast<int>(CostModel::kSampleEvery); ++i) {
+    s.record_task(100.0);
+    a.record_task(100.0);
+  }
+  CHECK(s.cheap(16) && !s.threads_pay(16) && a.caller_helps());
+  s.record_overrun(100e6, 1);
+  a.record_overrun(100e6, 1);
+  CHECK(!s.cheap(2));
+  CHECK(s.threads_pay(16));
+  CHECK(s.wake_workers(1));
+  CHECK_EQ(s.chunk_size(16), 1u);
+  CHECK(!a.caller_helps());  // async: the caller leaves such tasks to the workers
+  CHECK(CostModel::kOverrunNs > 10 * CostModel::kInlineBudgetNs);
+}
+
 }  // namespace
 
 int main() {
@@ -124,5 +143,6 @@ int main() {
   RUN(threads_slower_stays_inline_and_remeasures);
   RUN(resets_shared_when_two_or_more);
   RUN(chunk_by_cost_and_share);
+  RUN(an_overrun_ends_a_stale_cheap_estimate);
   return check::report();
 }

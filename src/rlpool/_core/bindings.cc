@@ -13,10 +13,14 @@
 #include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <thread>
 
 #include "pool.h"
 
@@ -68,6 +72,101 @@ nb::dict array_spec_dict(const ArraySpec& a) {
   return d;
 }
 
+// Interpreter exit while another thread is inside the engine (issue 23, item
+// 4). Python 3.11-3.13 end a daemon thread that asks for the GIL once the
+// interpreter is finalizing with pthread_exit(); its forced unwind runs through
+// this thread's C++ frames, and a noexcept one (gil_scoped_release's
+// destructor) turns it into std::terminate: exit code 134. So after exit has
+// begun no thread but the exiting one asks for the GIL from here: an atexit
+// callback (run before finalization, with the GIL held) closes the gate and
+// lets the threads already past it take the GIL; from then on a thread that
+// would take the GIL back parks until the process ends (what Python 3.14 does
+// to such threads itself). Two uncontended atomic operations per call.
+namespace exit_gate {
+std::atomic<int> passing{0};       // threads between pass() and passed()
+std::atomic<bool> closed{false};
+std::thread::id exiting_thread;    // written before `closed` is set
+std::atomic<bool> parked{false};   // some thread parked: its frames hold references
+std::mutex mu;
+std::condition_variable cv;
+
+[[noreturn]] void park() {
+  parked.store(true, std::memory_order_relaxed);
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+// Before taking the GIL; parks instead once exit has begun.
+void pass() {
+  passing.fetch_add(1, std::memory_order_seq_cst);
+  if (closed.load(std::memory_order_seq_cst) && std::this_thread::get_id() != exiting_thread) {
+    passing.fetch_sub(1, std::memory_order_seq_cst);
+    { std::lock_guard<std::mutex> lock(mu); }
+    cv.notify_all();
+    park();
+  }
+}
+
+// After the GIL was taken.
+void passed() {
+  if (passing.fetch_sub(1, std::memory_order_seq_cst) == 1 && closed.load(std::memory_order_seq_cst)) {
+    { std::lock_guard<std::mutex> lock(mu); }
+    cv.notify_all();
+  }
+}
+
+// The atexit callback (GIL held): close, then wait for the threads passing.
+void close() {
+  exiting_thread = std::this_thread::get_id();
+  closed.store(true, std::memory_order_seq_cst);
+  if (passing.load(std::memory_order_seq_cst) == 0) return;
+  PyThreadState* state = PyEval_SaveThread();
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [] { return passing.load(std::memory_order_seq_cst) == 0; });
+  }
+  PyEval_RestoreThread(state);
+}
+
+// Py_AtExit (after finalization, before nanobind's own leak report, which is
+// registered earlier and so runs later): a parked thread's frames still hold
+// their pools, which are not leaks to report.
+void quiet_leaks() {
+  if (parked.load(std::memory_order_relaxed)) nb::set_leak_warnings(false);
+}
+}  // namespace exit_gate
+
+// nb::gil_scoped_release, through the exit gate on the way back.
+class ReleasedGil {
+ public:
+  ReleasedGil() : state_(PyEval_SaveThread()) {}
+  ~ReleasedGil() {
+    exit_gate::pass();
+    PyEval_RestoreThread(state_);
+    exit_gate::passed();
+  }
+  ReleasedGil(const ReleasedGil&) = delete;
+  ReleasedGil& operator=(const ReleasedGil&) = delete;
+
+ private:
+  PyThreadState* state_;
+};
+
+// nb::gil_scoped_acquire, through the exit gate.
+class AcquiredGil {
+ public:
+  AcquiredGil() {
+    exit_gate::pass();
+    state_ = PyGILState_Ensure();
+    exit_gate::passed();
+  }
+  ~AcquiredGil() { PyGILState_Release(state_); }
+  AcquiredGil(const AcquiredGil&) = delete;
+  AcquiredGil& operator=(const AcquiredGil&) = delete;
+
+ private:
+  PyGILState_STATE state_;
+};
+
 using Array = nb::ndarray<nb::ro, nb::device::cpu>;
 
 // A block and the numpy arrays that view it, made once.
@@ -112,7 +211,7 @@ class PyPool {
     pool_ = std::make_unique<Pool>(std::move(o));
     for (int i = 0; i < num_envs; ++i) all_ids_.push_back(i);
     pool_->set_interrupt_check([] {
-      nb::gil_scoped_acquire gil;
+      const AcquiredGil gil;
       return PyErr_CheckSignals() != 0;  // leaves KeyboardInterrupt set
     });
     for (std::size_t i = 0; i < pool_->ring_size(); ++i) pool_->set_ring_block(i, acquire().block);
@@ -127,7 +226,7 @@ class PyPool {
       return;
     }
     if (pool_) {
-      nb::gil_scoped_release release;
+      const ReleasedGil release;
       pool_->close();
     }
   }
@@ -163,7 +262,7 @@ class PyPool {
     Guard g(this);
     std::vector<int> ids = all_ids_;
     pool_->check_env_ids(ids, true);
-    nb::gil_scoped_release release;
+    const ReleasedGil release;
     pool_->send(ids, true);
   }
 
@@ -187,7 +286,7 @@ class PyPool {
     for (std::size_t k = 0; k < seeds.size(); ++k) pool_->seed(seed_ids[k], seeds[k]);
     if (!pool_->is_sync()) {
       {
-        nb::gil_scoped_release release;
+        const ReleasedGil release;
         pool_->send(ids, true);
       }
       nb::tuple r = recv_impl();
@@ -198,7 +297,7 @@ class PyPool {
       e.block->copy_rows_from(*last_);
     }
     try {
-      nb::gil_scoped_release release;
+      const ReleasedGil release;
       pool_->reset_into(ids, *e.block);
     } catch (const Interrupted&) {
       throw nb::python_error();
@@ -235,7 +334,7 @@ class PyPool {
     std::unique_lock<std::mutex> lock(api_mu_, std::try_to_lock);
     if (!lock.owns_lock()) throw std::runtime_error("close() called while another thread is using the pool");
     if (pool_->closed()) return;
-    nb::gil_scoped_release release;
+    const ReleasedGil release;
     pool_->close();
   }
 
@@ -501,7 +600,7 @@ class PyPool {
     write_actions(actions, all_ids_);
     Entry& e = acquire();
     try {
-      nb::gil_scoped_release release;
+      const ReleasedGil release;
       pool_->step_all(*e.block);
     } catch (const Interrupted&) {
       throw nb::python_error();
@@ -518,7 +617,7 @@ class PyPool {
     Entry& e = acquire();
     if (ids.size() != static_cast<std::size_t>(pool_->num_envs()) && last_) e.block->copy_rows_from(*last_);
     try {
-      nb::gil_scoped_release release;
+      const ReleasedGil release;
       pool_->step_into(ids, *e.block);
     } catch (const Interrupted&) {
       throw nb::python_error();
@@ -553,7 +652,7 @@ class PyPool {
     pool_->check_env_ids(ids, reset);
     if (then_recv) check_can_recv_after(ids.size(), "step()");
     if (!reset) write_actions(actions, ids);
-    nb::gil_scoped_release release;
+    const ReleasedGil release;
     pool_->send(ids, reset);
   }
 
@@ -562,7 +661,7 @@ class PyPool {
     replacement.block->owned_by_pool = true;  // reserve it before we scan again
     std::shared_ptr<Block> full;
     try {
-      nb::gil_scoped_release release;
+      const ReleasedGil release;
       full = pool_->recv(replacement.block);
     } catch (const Interrupted&) {
       replacement.block->owned_by_pool = false;
@@ -733,6 +832,8 @@ nb::list env_types() {
 NB_MODULE(_rlpool_core, m) {
   using rlpool::PyPool;
   m.doc() = "rlpool's C++ engine: a pool of environments stepped by worker threads.";
+  nb::module_::import_("atexit").attr("register")(nb::cpp_function([] { rlpool::exit_gate::close(); }));
+  Py_AtExit(rlpool::exit_gate::quiet_leaks);
   {
     nb::list modes;
     for (const char* name : rlpool::kAutoresetModeNames) modes.append(name);

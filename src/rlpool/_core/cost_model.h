@@ -32,6 +32,17 @@ class CostModel {
   static constexpr std::size_t kMaxChunk = 64;
   // How often a sync pool that found threads slower tries them again.
   static constexpr std::uint64_t kRemeasureEvery = 64;
+  // A run of tasks on one thread (an inline batch, a queue chunk) still going
+  // after this long was sized on a stale estimate (cheap steps before, costly
+  // now): the pool returns its unstarted tasks to the queue for all threads and
+  // records the run with record_overrun(). Far above what a run is sized to
+  // cost (kInlineBudgetNs, kChunkNs), so only a misjudged run is cut.
+  static constexpr double kOverrunNs = 2'000'000.0;
+  // A run is checked for an overrun after its first task and then after every
+  // this many: a stale estimate shows at once, a run of cheap tasks pays for
+  // one clock read in this many, and a task that turns costly mid-run is
+  // noticed within this many of its kind.
+  static constexpr std::size_t kOverrunCheckEvery = 4;
 
   // `workers`: worker threads. `sync`: sync mode, where the caller is one of
   // the threads stepping envs (in async mode it only helps with quick work).
@@ -41,6 +52,10 @@ class CostModel {
   bool sample_step() { return samples_.fetch_add(1, std::memory_order_relaxed) % kSampleEvery == 0; }
   // A timed step task took `ns`.
   void record_task(double ns);
+  // A run cut as too long (kOverrunNs): `tasks` tasks took `ns` in all. A
+  // sample like a timed task's, so that one overrun is enough to stop the
+  // estimate calling such tasks cheap.
+  void record_overrun(double ns, std::size_t tasks) { record_task(ns / static_cast<double>(tasks)); }
   // A sync batch of `tasks` steps run by the threads took `ns` of wall time.
   void record_threaded_batch(double ns, std::size_t tasks);
 

@@ -136,6 +136,10 @@ class Pool {
   void dispatch(const std::vector<int>& env_ids, Block* target, bool run_inline);
   void run_sync(const std::vector<int>& env_ids, Block& out, bool resets);
   void run_task(int env_id);
+  // Runs tasks ids[0..n) on this thread, unless the run overruns
+  // (CostModel::kOverrunNs): then the unstarted ones go back to the queue for
+  // all threads. Returns how many ran.
+  std::size_t run_tasks(const int* ids, std::size_t n);
   void wait_filled(Block& block, int rows, bool interruptible);
   std::size_t chunk_size() const;
   std::size_t pop_chunk(int* ids, std::size_t max);  // queue_mu_ held

@@ -13,8 +13,7 @@
 //   (the extension is built with -ffp-contract=off).
 // - INTER_AREA, integer ratio: exact integer block sums, then OpenCV's rounding.
 // - INTER_LINEAR: 11-bit fixed-point weights; the vertical pass rounds the way
-//   OpenCV's 128-bit SIMD kernel does for the elements it covers and the way
-//   its scalar tail does for the rest.
+//   OpenCV's 128-bit SIMD kernel does, for every element of a row.
 #pragma once
 
 #include <algorithm>
@@ -115,10 +114,6 @@ class Resizer {
     int unused = 0;
     build_linear(src_h, dst_h, sy, inv_sy, area, yofs_, ybeta_, &unused);
     hrow_.assign(2 * static_cast<std::size_t>(dst_w) * cn, 0);
-    // OpenCV's vertical kernel handles 16, then 8 elements per 128-bit vector;
-    // the remaining elements of a row take the scalar path.
-    const int width = dst_w * cn;
-    simd_end_ = width >= 8 ? width / 8 * 8 : 0;
   }
 
   int cn() const { return cn_; }
@@ -718,15 +713,14 @@ class Resizer {
       const std::int32_t b0 = ybeta_[2 * static_cast<std::size_t>(dy)];
       const std::int32_t b1 = ybeta_[2 * static_cast<std::size_t>(dy) + 1];
       for (int e = 0; e < width; ++e) {
-        std::int32_t v;
-        if (e < simd_end_) {
-          // (S >> 4) * b >> 16 per row (16-bit multiply-high), then (sum + 2) >> 2.
-          const std::int32_t a0 = ((r0[e] >> 4) * b0) >> 16;
-          const std::int32_t a1 = ((r1[e] >> 4) * b1) >> 16;
-          v = (a0 + a1 + 2) >> 2;
-        } else {
-          v = (r0[e] * b0 + r1[e] * b1 + (1 << 21)) >> 22;
-        }
+        // (S >> 4) * b >> 16 per row (16-bit multiply-high), then (sum + 2) >> 2:
+        // OpenCV's vector arithmetic, which its uint8 kernel applies to every
+        // element of the row, the last ones (width % 8) included. (A scalar
+        // (S0*b0 + S1*b1 + 2^21) >> 22 for those was off by one now and then:
+        // 7 pixels at 264 x 631, issue 23, item 8.)
+        const std::int32_t a0 = ((r0[e] >> 4) * b0) >> 16;
+        const std::int32_t a1 = ((r1[e] >> 4) * b1) >> 16;
+        const std::int32_t v = (a0 + a1 + 2) >> 2;
         const int dx = e / cn_, c = e % cn_;
         dst[static_cast<std::size_t>(c) * plane + static_cast<std::size_t>(dy) * dst_w_ + dx] =
             static_cast<std::uint8_t>(std::clamp(v, 0, 255));
@@ -769,7 +763,6 @@ class Resizer {
   std::vector<int> xofs_, yofs_;
   std::vector<std::int16_t> xalpha_, ybeta_;
   int xmax_ = 0;
-  int simd_end_ = 0;
   std::vector<std::int32_t> hrow_;
 };
 
