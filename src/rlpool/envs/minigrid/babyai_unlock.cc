@@ -124,28 +124,12 @@ class FindObj final : public Level {
   }
 };
 
-Type obj_type(const std::string& name) {
-  if (name == "ball") return Type::kBall;
-  if (name == "box") return Type::kBox;
-  if (name == "key") return Type::kKey;
-  throw std::invalid_argument("KeyCorridor: obj_type must be 'ball', 'box' or 'key', got '" + name + "'");
-}
-
 class KeyCorridor final : public Level {
  public:
   explicit KeyCorridor(const Config& c)
       : Level(c, int_opt(c, "room_size", 3, 64), int_opt(c, "num_rows", 1, 16), 3),
-        obj_type_(obj_type(c.get_string("obj_type"))) {}
-  void gen_mission() override {
-    for (int j = 1; j < num_rows; ++j) remove_wall(1, j, 3);
-    const int room_idx = rand_int(0, num_rows);
-    const Obj door = add_door(2, room_idx, 2, std::nullopt, true).first;
-    const Obj obj = add_object(2, room_idx, obj_type_).first;
-    add_object(0, rand_int(0, num_rows), Type::kKey, door.color);
-    place_agent_in_room(1, num_rows / 2);
-    connect_all();
-    instrs.action(Kind::kPickup, type_only(obj.type));
-  }
+        obj_type_(key_corridor_obj_type(c.get_string("obj_type"))) {}
+  void gen_mission() override { instrs.action(Kind::kPickup, type_only(key_corridor(obj_type_).type)); }
 
  private:
   Type obj_type_;

@@ -655,6 +655,24 @@ Pos RoomGrid::place_agent_in_room(std::optional<int> i, std::optional<int> j, bo
   return agent_pos;
 }
 
+Obj RoomGrid::key_corridor(Type kind) {
+  for (int j = 1; j < num_rows; ++j) remove_wall(1, j, 3);
+  const int room_idx = rand_int(0, num_rows);
+  const Obj door = add_door(2, room_idx, 2, std::nullopt, true).first;
+  const Obj obj = add_object(2, room_idx, kind).first;
+  add_object(0, rand_int(0, num_rows), Type::kKey, door.color);
+  place_agent_in_room(1, num_rows / 2);
+  connect_all();
+  return obj;
+}
+
+Type key_corridor_obj_type(const std::string& name) {
+  if (name == "ball") return Type::kBall;
+  if (name == "box") return Type::kBox;
+  if (name == "key") return Type::kKey;
+  throw std::invalid_argument("KeyCorridor: obj_type must be 'ball', 'box' or 'key', got '" + name + "'");
+}
+
 std::vector<Obj> RoomGrid::connect_all(const std::vector<Color>& door_colors, int max_itrs) {
   const int start = room_index(room_from_pos(agent_pos.x, agent_pos.y));
   std::vector<Obj> added;

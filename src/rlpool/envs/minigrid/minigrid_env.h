@@ -411,12 +411,19 @@ class RoomGrid : public MiniGridEnv {
                                int max_itrs = 5000);
   std::vector<Obj> add_distractors(std::optional<int> i = std::nullopt, std::optional<int> j = std::nullopt,
                                    int num_distractors = 10, bool all_unique = true);
+  // minigrid's KeyCorridor layout (a 3-column RoomGrid), which BabyAI's KeyCorridor levels draw the same
+  // way: the middle column is a corridor, the object of `kind` sits behind a locked door on the right, its
+  // key on the left, the agent in the corridor. Returns the object to pick up.
+  Obj key_corridor(Type kind);
 
   const int room_size;
   const int num_rows;
   const int num_cols;
   std::vector<Room> room_grid;  // index j * num_cols + i
 };
+
+// KeyCorridor's obj_type option ('ball', 'box' or 'key'); anything else is a std::invalid_argument.
+Type key_corridor_obj_type(const std::string& name);
 
 // Fisher-Yates over the env's draws: a uniform permutation (numpy's shuffle).
 template <class T>

@@ -63,25 +63,11 @@ class KeyCorridor final : public PickupTarget {
   explicit KeyCorridor(const Config& config)
       : PickupTarget(config, static_cast<int>(config.get_int_in("room_size", 3, 85)),
                      static_cast<int>(config.get_int_in("num_rows", 1, 85)), 3),
-        obj_type_(obj_type(config.get_string("obj_type"))) {}
-
-  static Type obj_type(const std::string& name) {
-    if (name == "ball") return Type::kBall;
-    if (name == "box") return Type::kBox;
-    if (name == "key") return Type::kKey;
-    throw std::invalid_argument("KeyCorridor: obj_type must be 'ball', 'box' or 'key', got '" + name + "'");
-  }
+        obj_type_(key_corridor_obj_type(config.get_string("obj_type"))) {}
 
   void gen_grid(int w, int h) override {
     RoomGrid::gen_grid(w, h);
-    for (int j = 1; j < num_rows; ++j) remove_wall(1, j, 3);
-    const int room_idx = rand_int(0, num_rows);
-    const Obj door = add_door(2, room_idx, 2, std::nullopt, true).first;
-    const Obj obj = add_object(2, room_idx, obj_type_).first;
-    add_object(0, rand_int(0, num_rows), Type::kKey, door.color);
-    place_agent_in_room(1, num_rows / 2);
-    connect_all();
-    set_target(obj);
+    set_target(key_corridor(obj_type_));
   }
 
  private:
