@@ -21,7 +21,7 @@ Deliberate differences from EnvPool 1.2.5, each a fix: ``reset(seed=...)`` re-se
 ``reward_spec``/``discount_spec`` say float32 as the data is (EnvPool says float64);
 bad actions (float actions for a Discrete space, out-of-range values, wrong shapes) raise
 instead of being cast or crashing; ``num_envs``/``single_*_space`` may be assigned, as
-CleanRL's scripts do. Rendering and XLA are not supported.
+CleanRL's scripts do. Rendering is not supported; ``xla()`` serves the gymnasium pools.
 """
 
 from __future__ import annotations
@@ -371,8 +371,19 @@ class _EnvPoolMixin:
         )
 
     def xla(self) -> Any:
-        """EnvPool's XLA hooks are not available in rlpool."""
-        raise RuntimeError("XLA is unavailable in rlpool's EnvPool compatibility layer")
+        """EnvPool's ``xla()``: ``(handle, recv, send, step)`` for ``jax.jit`` (gymnasium pools; see ``rlpool.xla``).
+
+        ``recv`` gives ``(handle, (obs, reward, terminated, truncated, info))`` with float32 rewards and
+        EnvPool's info, as ``step`` does. Needs jax: ``pip install "rlpool[jax]"``.
+        """
+        if not isinstance(self, GymnasiumVectorEnv):
+            raise RuntimeError("rlpool's xla() serves the gymnasium pools (make_gymnasium / make_gym), not make_dm")
+        from rlpool.xla import make_xla
+
+        def convert(obs: Any, reward: Any, terminated: Any, truncated: Any, info: dict[str, Any]) -> Any:
+            return self.spec.pad(obs), reward.astype(np.float32), terminated, truncated, envpool_info(info)
+
+        return make_xla(self._pool, self.spec.rlpool_spec.arrays, convert)
 
     def __repr__(self) -> str:
         body = ", ".join(f"{k}={v!r}" for k, v in self.config.items())

@@ -102,9 +102,18 @@ def make_xla(
     def infos(values: list[Any], elapsed: Any) -> dict[str, Any]:
         return {"elapsed_step": elapsed, **{a.name: v for a, v in zip(arrays.info, values, strict=True)}}
 
+    def checked(handle: Any) -> Any:
+        handle = jnp.asarray(handle)
+        if handle.shape != handle_type.shape or handle.dtype != np.uint8:
+            raise TypeError(
+                f"handle must be the uint8{list(handle_type.shape)} array xla() returned, "
+                f"got {handle.dtype}{list(handle.shape)}"
+            )
+        return handle
+
     def recv(handle: Any) -> tuple[Any, Any]:
         """Wait for the next batch: ``(handle, result)``."""
-        out = recv_call(handle)
+        out = recv_call(checked(handle))
         new_handle, values = out[0], list(out[1:])
         k = n_obs
         info = {"env_id": values[k + 3], **infos(values[k + 5 : k + 5 + n_info], values[k + 4])}
@@ -134,7 +143,7 @@ def make_xla(
         expected = (ids.shape[0], *action_spec.shape)
         if tuple(action.shape) != expected:
             raise ValueError(f"actions must have shape {expected}, got {tuple(action.shape)}")
-        return send_call(handle, action, jnp.asarray(ids, dtype=jnp.int32))
+        return send_call(checked(handle), action, jnp.asarray(ids, dtype=jnp.int32))
 
     def step(handle: Any, action: Any, env_id: Any = None) -> tuple[Any, Any]:
         """``recv(send(handle, action, env_id))``."""

@@ -1,0 +1,295 @@
+"""env.xla(): the pool stepped from inside jax.jit (issue 19).
+
+The reference is the same pool stepped from Python with the same policy: a jitted lax.scan must give
+bitwise the same observations, rewards and flags, in sync mode (row i = env i) and in async mode (rows in
+completion order, compared per env).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import rlpool
+
+jax = pytest.importorskip("jax")
+jnp = jax.numpy
+
+STEPS = 1000
+ATARI = "Pong-v5" in rlpool.list_all_envs()
+
+
+def _policy_np(task: str, obs: np.ndarray, t: int | np.ndarray) -> np.ndarray:
+    """A deterministic policy both loops compute alike (integer arithmetic on the observation)."""
+    if task.startswith("CartPole"):
+        return ((obs[:, 2] > 0) ^ (t % 7 == 0)).astype(np.int32)
+    flat = obs.reshape(obs.shape[0], -1)[:, ::97].astype(np.int32)
+    return ((flat.sum(axis=1) + t) % 6).astype(np.int32)
+
+
+def _policy_jax(task: str, obs: jax.Array, t: jax.Array) -> jax.Array:
+    if task.startswith("CartPole"):
+        return ((obs[:, 2] > 0) ^ (t % 7 == 0)).astype(jnp.int32)
+    flat = obs.reshape(obs.shape[0], -1)[:, ::97].astype(jnp.int32)
+    return ((flat.sum(axis=1) + t) % 6).astype(jnp.int32)
+
+
+def _tasks() -> list:
+    tasks = ["CartPole-v1"]
+    tasks.append(pytest.param("Pong-v5", marks=pytest.mark.skipif(not ATARI, reason="Atari not built")))
+    return tasks
+
+
+def _make(task: str, async_: bool) -> rlpool.GymnasiumVectorEnv:
+    n = 8 if async_ else 4
+    return rlpool.make(task, num_envs=n, batch_size=4, seed=3, num_threads=2)
+
+
+@pytest.mark.parametrize("task", _tasks())
+def test_scan_matches_python_sync(task):
+    env = _make(task, async_=False)
+    obs0, _ = env.reset()
+    handle, _, _, step = env.xla()
+
+    def body(carry, t):
+        h, obs = carry
+        h, (obs, reward, terminated, truncated, info) = step(h, _policy_jax(task, obs, t))
+        return (h, obs), (obs, reward, terminated, truncated, info["elapsed_step"])
+
+    run = jax.jit(lambda h, o: jax.lax.scan(body, (h, o), jnp.arange(STEPS)))
+    _, (obs, reward, terminated, truncated, elapsed) = jax.device_get(run(handle, obs0))
+
+    ref = _make(task, async_=False)
+    o, _ = ref.reset()
+    done = 0
+    for t in range(STEPS):
+        o, r, te, tr, info = ref.step(_policy_np(task, o, t))
+        assert np.array_equal(obs[t], o), t
+        assert np.array_equal(reward[t], r.astype(np.float32)), t
+        assert np.array_equal(terminated[t], te) and np.array_equal(truncated[t], tr), t
+        assert np.array_equal(elapsed[t], info["elapsed_step"]), t
+        done += int((te | tr).sum())
+    assert done > 0 or task != "CartPole-v1"  # episodes ended (and autoreset) inside the scan
+    env.close()
+    ref.close()
+
+
+def _async_python(task: str) -> dict[int, list]:
+    env = _make(task, async_=True)
+    env.async_reset()
+    per_env: dict[int, list] = {i: [] for i in range(env.num_envs)}
+    o, r, te, tr, info = env.recv()
+    for _ in range(STEPS):
+        ids = info["env_id"]
+        # The batch's rows come in completion order: the policy reads each env's own step count.
+        env.send(_policy_np(task, o, info["elapsed_step"]), ids)
+        o, r, te, tr, info = env.recv()
+        for k, i in enumerate(info["env_id"]):
+            per_env[int(i)].append((o[k].copy(), np.float32(r[k]), bool(te[k]), bool(tr[k])))
+    env.close()
+    return per_env
+
+
+@pytest.mark.parametrize("task", _tasks())
+def test_scan_matches_python_async(task):
+    env = _make(task, async_=True)
+    env.async_reset()
+    handle, recv, send, step = env.xla()
+
+    def body(carry, _):
+        h, obs, ids, elapsed = carry
+        h, (obs, reward, terminated, truncated, info) = step(h, _policy_jax(task, obs, elapsed), ids)
+        return (h, obs, info["env_id"], info["elapsed_step"]), (obs, reward, terminated, truncated, info["env_id"])
+
+    def run(h):
+        h, (obs, _, _, _, info) = recv(h)
+        return jax.lax.scan(body, (h, obs, info["env_id"], info["elapsed_step"]), length=STEPS)
+
+    _, (obs, reward, terminated, truncated, env_id) = jax.device_get(jax.jit(run)(handle))
+    got: dict[int, list] = {i: [] for i in range(env.num_envs)}
+    for t in range(STEPS):
+        for k, i in enumerate(env_id[t]):
+            got[int(i)].append((obs[t, k], reward[t, k], bool(terminated[t, k]), bool(truncated[t, k])))
+    want = _async_python(task)
+    # Each env's own sequence is deterministic whatever the completion order; how many steps each env
+    # got in 1000 batches is not, so the common prefix is compared.
+    for i in got:
+        n = min(len(got[i]), len(want[i]))
+        assert n >= 100, (i, len(got[i]), len(want[i]))
+        for s in range(n):
+            assert np.array_equal(got[i][s][0], want[i][s][0]), (i, s)
+            assert got[i][s][1:] == want[i][s][1:], (i, s)
+    env.close()
+
+
+def test_bad_action_inside_jit_raises():
+    env = rlpool.make("CartPole-v1", num_envs=2)
+    obs, _ = env.reset()
+    handle, _, _, step = env.xla()
+
+    @jax.jit
+    def bad(h):
+        h, (obs, *_rest) = step(h, jnp.array([0, 5], jnp.int32))
+        return h, obs
+
+    with pytest.raises(Exception, match="action 5 for env 1 is out of range"):
+        jax.block_until_ready(bad(handle))
+    # Nothing was queued: the pool still steps, from jax and from Python.
+    h, o = jax.jit(lambda h: step(h, jnp.zeros(2, jnp.int32)))(handle)
+    assert np.asarray(o[0]).shape == (2, 4)
+    env.step(np.zeros(2, np.int64))
+    with pytest.raises(TypeError, match="discrete actions must be integers"):
+        jax.jit(lambda h: step(h, jnp.zeros(2, jnp.float32)))(handle)
+    with pytest.raises(ValueError, match="actions must have shape"):
+        jax.jit(lambda h: step(h, jnp.zeros(3, jnp.int32)))(handle)
+    env.close()
+
+
+def test_async_errors_raise():
+    env = rlpool.make("CartPole-v1", num_envs=4, batch_size=2)
+    env.async_reset()
+    handle, recv, send, _ = env.xla()
+    # All four are in flight: sending env 0 again is refused.
+    with pytest.raises(Exception, match="already in flight"):
+        jax.block_until_ready(jax.jit(lambda h: send(h, jnp.zeros(1, jnp.int32), jnp.array([0])))(handle))
+    h, (_, _, _, _, info) = jax.jit(recv)(handle)
+    h, (_, _, _, _, info2) = jax.jit(recv)(h)
+    assert sorted(np.concatenate([info["env_id"], info2["env_id"]]).tolist()) == [0, 1, 2, 3]
+    with pytest.raises(Exception, match="needs at least batch_size=2 envs in flight"):
+        jax.block_until_ready(jax.jit(recv)(h))
+    env.close()
+
+
+def test_stale_and_forged_handles_raise():
+    env = rlpool.make("CartPole-v1", num_envs=2)
+    env.reset()
+    handle, recv, send, step = env.xla()
+    f = jax.jit(lambda h: step(h, jnp.zeros(2, jnp.int32))[1][1])
+    f(handle)
+    env.close()
+    with pytest.raises(Exception, match="names no live pool"):
+        jax.block_until_ready(f(handle))
+    other = rlpool.make("CartPole-v1", num_envs=2)
+    other.reset()
+    other.xla()
+    with pytest.raises(Exception, match="names no live pool"):  # a closed pool's handle never names another
+        jax.block_until_ready(f(handle))
+    forged = np.random.default_rng(0).integers(0, 256, 16, dtype=np.uint8)
+    with pytest.raises(Exception, match="names no live pool"):
+        jax.block_until_ready(f(forged))
+    with pytest.raises(TypeError, match=r"handle must be the uint8\[16\] array"):
+        f(np.zeros(8, np.uint8))
+    with pytest.raises(RuntimeError, match="closed"):
+        env.xla()
+    other.close()
+
+
+def test_python_calls_after_xla_see_the_latest_rows():
+    env = rlpool.make("CartPole-v1", num_envs=3, seed=5)
+    env.reset()
+    handle, _, _, step = env.xla()
+    h, (obs, *_r) = jax.jit(lambda h: step(h, jnp.ones(3, jnp.int32)))(handle)
+    # A partial reset repeats the other envs' latest rows: those the XLA step wrote.
+    o, _ = env.reset(options={"reset_mask": np.array([True, False, False])})
+    assert np.array_equal(o[1:], np.asarray(obs)[1:])
+    o2, *_ = env.step(np.zeros(3, np.int64))
+    ref = rlpool.make("CartPole-v1", num_envs=3, seed=5)
+    ref.reset()
+    ref.step(np.ones(3, np.int64))
+    ref.reset(options={"reset_mask": np.array([True, False, False])})
+    assert np.array_equal(o2, ref.step(np.zeros(3, np.int64))[0])
+    env.close()
+    ref.close()
+
+
+def test_async_mixed_with_python_recv():
+    env = rlpool.make("CartPole-v1", num_envs=4, batch_size=2, seed=1)
+    env.async_reset()
+    handle, recv, send, _ = env.xla()
+    h, (_, _, _, _, info) = jax.jit(recv)(handle)
+    ids = np.asarray(info["env_id"])
+    jax.block_until_ready(jax.jit(lambda h: send(h, jnp.zeros(2, jnp.int32), ids))(h))
+    for _ in range(3):  # blocks XLA put in the ring come back to Python
+        _, _, _, _, info = env.recv()
+        env.send(np.zeros(2, np.int64), info["env_id"])
+    env.close()
+
+
+def test_same_step_final_obs():
+    env = rlpool.make("CartPole-v1", num_envs=2, seed=2, autoreset_mode="SameStep")
+    env.reset()
+    ref = rlpool.make("CartPole-v1", num_envs=2, seed=2, autoreset_mode="SameStep")
+    ref.reset()
+    handle, _, _, step = env.xla()
+    f = jax.jit(lambda h: step(h, jnp.ones(2, jnp.int32)))
+    h, ended = handle, 0
+    for _ in range(40):
+        h, (obs, _, te, tr, info) = f(h)
+        o, _, rte, rtr, rinfo = ref.step(np.ones(2, np.int64))
+        assert np.array_equal(np.asarray(obs), o)
+        for i in np.flatnonzero(rte | rtr):
+            assert np.array_equal(np.asarray(info["final_obs"])[i], rinfo["final_obs"][i])
+            ended += 1
+    assert ended > 0
+    env.close()
+    ref.close()
+
+
+def _tree_types(tree):
+    return jax.tree_util.tree_map(lambda x: (tuple(x.shape), np.dtype(x.dtype)), tree)
+
+
+@pytest.mark.parametrize("task", _tasks())
+def test_compat_xla_as_envpool(task):
+    """rlpool.compat.envpool's xla() has EnvPool 1.2.5's signature and result structure."""
+    import rlpool.compat.envpool as compat
+
+    envpool = pytest.importorskip("envpool")
+    results = []
+    for module in (compat, envpool):
+        env = module.make_gymnasium(task, num_envs=4, batch_size=4, seed=0)
+        env.reset()
+        handle, recv, send, step = env.xla()
+
+        def body(h, t, step=step):
+            h, r = step(h, jnp.full(4, t % 2, jnp.int32))
+            return h, r
+
+        _, out = jax.jit(lambda h, body=body: jax.lax.scan(body, h, jnp.arange(5)))(handle)
+        results.append(jax.device_get(out))
+        env.close()
+    ours, theirs = results
+    assert jax.tree_util.tree_structure(ours) == jax.tree_util.tree_structure(theirs)
+    assert _tree_types(ours) == _tree_types(theirs)
+    # And the values are what compat's own step() gives.
+    env = compat.make_gymnasium(task, num_envs=4, batch_size=4, seed=0)
+    env.reset()
+    for t in range(5):
+        o, r, te, tr, info = env.step(np.full(4, t % 2, np.int32))
+        assert np.array_equal(ours[0][t], o) and np.array_equal(ours[1][t], r)
+        assert np.array_equal(ours[4]["elapsed_step"][t], info["elapsed_step"])
+    env.close()
+
+
+def test_compat_dm_xla_refused():
+    import rlpool.compat.envpool as compat
+
+    pytest.importorskip("dm_env")
+    env = compat.make_dm("CartPole-v1", num_envs=2)
+    with pytest.raises(RuntimeError, match="gymnasium pools"):
+        env.xla()
+    env.close()
+
+
+def test_without_jax_names_the_extra():
+    code = (
+        "import sys; sys.modules['jax'] = None\n"
+        "import rlpool\n"
+        "env = rlpool.make('CartPole-v1', num_envs=2); env.reset(); env.step([0, 1])\n"
+        "try:\n    env.xla()\nexcept ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "rlpool[jax]" in out.stdout, out.stderr
