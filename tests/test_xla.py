@@ -293,3 +293,28 @@ def test_without_jax_names_the_extra():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert "rlpool[jax]" in out.stdout, out.stderr
+
+
+def test_handlers_compile_on_first_use(tmp_path, monkeypatch):
+    """Without a library built with the package, the handlers compile into the cache once, then load from it."""
+    import ctypes
+
+    import jaxlib
+
+    from rlpool.xla import _build
+
+    monkeypatch.setenv("RLPOOL_CACHE_DIR", str(tmp_path))
+    lib = _build._compile(jaxlib.__version__, jax.ffi.include_dir())
+    assert lib.is_relative_to(tmp_path / "xla")
+    loaded = ctypes.CDLL(str(lib))
+    assert loaded.rlpool_xla_bridge_version() == _build._BRIDGE_VERSION
+    for symbol in ("RlpoolXlaSend", "RlpoolXlaRecv", "rlpool_xla_init"):
+        assert hasattr(loaded, symbol)
+    stamp = lib.stat().st_mtime_ns
+    assert _build._compile(jaxlib.__version__, jax.ffi.include_dir()) == lib and lib.stat().st_mtime_ns == stamp
+    # A library built for another jaxlib is not used.
+    assert _build._prebuilt("0.0.0") is None
+    monkeypatch.setenv("CXX", "/nonexistent/c++")
+    monkeypatch.setattr(_build.shutil, "which", lambda name: None)
+    with pytest.raises(RuntimeError, match="no C\\+\\+ compiler"):
+        _build._compile("other", jax.ffi.include_dir())
