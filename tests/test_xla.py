@@ -318,3 +318,20 @@ def test_handlers_compile_on_first_use(tmp_path, monkeypatch):
     monkeypatch.setattr(_build.shutil, "which", lambda name: None)
     with pytest.raises(RuntimeError, match="no C\\+\\+ compiler"):
         _build._compile("other", jax.ffi.include_dir())
+
+
+def test_sync_send_then_python_recv():
+    env = rlpool.make("CartPole-v1", num_envs=2, seed=4)
+    env.reset()
+    ref = rlpool.make("CartPole-v1", num_envs=2, seed=4)
+    ref.reset()
+    handle, recv, send, _ = env.xla()
+    h = jax.block_until_ready(jax.jit(lambda h: send(h, jnp.ones(2, jnp.int32)))(handle))
+    with pytest.raises(RuntimeError, match="has not been received"):
+        env.step(np.zeros(2, np.int64))
+    with pytest.raises(Exception, match="recv the previous batch first"):
+        jax.block_until_ready(jax.jit(lambda h: send(h, jnp.ones(2, jnp.int32)))(h))
+    assert np.array_equal(env.recv()[0], ref.step(np.ones(2, np.int64))[0])
+    assert np.array_equal(env.step(np.zeros(2, np.int64))[0], ref.step(np.zeros(2, np.int64))[0])
+    env.close()
+    ref.close()

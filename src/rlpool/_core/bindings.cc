@@ -154,6 +154,7 @@ class PyPool {
 
   nb::tuple step(nb::handle actions, nb::handle env_id) {
     Guard g(this);
+    refuse_xla_pending("step()");
     if (env_id.is_none() && pool_->is_sync()) {
       pool_->check_env_ids(all_ids_, false);
       write_actions(actions, all_ids_);
@@ -173,6 +174,7 @@ class PyPool {
 
   void send(nb::handle actions, nb::handle env_id) {
     Guard g(this);
+    refuse_xla_pending("send()");
     send_impl(actions, env_id, false, /*then_recv=*/false);
   }
 
@@ -183,6 +185,7 @@ class PyPool {
 
   void async_reset() {
     Guard g(this);
+    refuse_xla_pending("async_reset()");
     std::vector<int> ids = all_ids_;
     pool_->check_env_ids(ids, true);
     nb::gil_scoped_release release;
@@ -194,6 +197,7 @@ class PyPool {
   // and return the next batch, as EnvPool does.
   nb::tuple reset(nb::handle env_id, const std::vector<int>& seed_ids, const std::vector<std::uint64_t>& seeds) {
     Guard g(this);
+    refuse_xla_pending("reset()");
     std::vector<int> ids = env_id.is_none() ? all_ids_ : to_ids(env_id);
     pool_->check_env_ids(ids, true);
     if (!pool_->is_sync()) check_can_recv_after(ids.size(), "reset()");
@@ -322,6 +326,7 @@ class PyPool {
       throw std::invalid_argument("sync mode (batch_size == num_envs) steps all " + std::to_string(pool_->num_envs()) +
                                   " envs at once, got " + std::to_string(n) + " env ids");
     }
+    if (xla_pending_) throw std::logic_error("send twice in sync mode: recv the previous batch first");
     pool_->check_env_ids(ids, false);
     const ArraySpec& spec = pool_->spec().action;
     const std::int64_t dim = pool_->spec().discrete_action() ? 1 : spec.num_elements();
@@ -361,7 +366,22 @@ class PyPool {
         std::memcpy(pool_->action_slot(ids[i]), scratch_float_.data() + i * dim, dim * sizeof(double));
       }
     }
+    if (pool_->is_sync()) {
+      // Sync mode steps here, as step() does (the engine's inline path for cheap batches); recv copies it out.
+      std::shared_ptr<Block> block = take_xla_block();
+      pool_->step_all(*block);
+      xla_pending_ = std::move(block);
+      return;
+    }
     pool_->send(ids, false);
+  }
+
+  // A block only XLA calls use: from xla_free_, or new (the first few calls).
+  std::shared_ptr<Block> take_xla_block() {
+    if (xla_free_.empty()) return std::make_shared<Block>(pool_->layout(), pool_->batch_size());
+    std::shared_ptr<Block> b = std::move(xla_free_.back());
+    xla_free_.pop_back();
+    return b;
   }
 
   // XLA recv: the next batch, every layout field copied (and narrowed where jax
@@ -382,18 +402,15 @@ class PyPool {
                                     ") has the wrong size or dtype");
       }
     }
-    if (pool_->in_flight() < rows) {
-      throw std::logic_error("recv needs at least batch_size=" + std::to_string(rows) + " envs in flight, but only " +
-                             std::to_string(pool_->in_flight()) + " are: send actions first");
+    std::shared_ptr<Block> full = std::exchange(xla_pending_, nullptr);
+    if (!full) {
+      if (pool_->in_flight() < rows) {
+        throw std::logic_error("recv needs at least batch_size=" + std::to_string(rows) +
+                               " envs in flight, but only " + std::to_string(pool_->in_flight()) +
+                               " are: send actions first");
+      }
+      full = pool_->recv(take_xla_block());
     }
-    std::shared_ptr<Block> replacement;
-    if (!xla_free_.empty()) {
-      replacement = std::move(xla_free_.back());
-      xla_free_.pop_back();
-    } else {
-      replacement = std::make_shared<Block>(pool_->layout(), rows);
-    }
-    std::shared_ptr<Block> full = pool_->recv(std::move(replacement));
     std::shared_ptr<Block> done = full;
     if (pool_->is_sync()) done = std::exchange(last_, full);  // partial resets read the latest rows
     const bool python_knows = done && std::any_of(cache_.begin(), cache_.end(), [&](const Entry& e) {
@@ -425,6 +442,13 @@ class PyPool {
       const auto* s = reinterpret_cast<const std::int64_t*>(src);
       auto* d = static_cast<std::int32_t*>(out.data);
       for (std::int64_t i = 0; i < out.elements; ++i) d[i] = static_cast<std::int32_t>(s[i]);
+    }
+  }
+
+  void refuse_xla_pending(const char* call) const {
+    if (xla_pending_) {
+      throw std::logic_error(std::string(call) + ": an XLA send stepped the envs and its batch has not been "
+                             "received: call recv() (or the XLA recv) first");
     }
   }
 
@@ -650,6 +674,11 @@ class PyPool {
   }
 
   nb::tuple recv_impl() {
+    if (xla_pending_) {  // sync: a batch an XLA send stepped
+      last_ = std::exchange(xla_pending_, nullptr);
+      cache_.push_back(make_entry(last_));
+      return result(cache_.back(), true);
+    }
     Entry& replacement = acquire();
     replacement.block->owned_by_pool = true;  // reserve it before we scan again
     std::shared_ptr<Block> full;
@@ -762,6 +791,7 @@ class PyPool {
   std::vector<double> scratch_float_;
   std::uint64_t serial_ = 0;  // this pool's entry in xla_registry
   std::vector<std::shared_ptr<Block>> xla_free_;  // blocks XLA calls may give the ring
+  std::shared_ptr<Block> xla_pending_;  // sync: the batch an XLA send stepped, until its recv
 };
 
 // The bridge's functions: find the pool, run the call, turn any exception into the message.
