@@ -26,7 +26,9 @@ def _make(lib: str, task: str, n: int) -> Any:
         import rlpool.compat.envpool as envpool
     else:
         import envpool
-    return envpool.make_gymnasium(task, num_envs=n, batch_size=n, seed=0, num_threads=n if lib == "envpool" else 0)
+    # The same thread count for both (one per core, at most one per env).
+    threads = min(n, os.cpu_count() or 1)
+    return envpool.make_gymnasium(task, num_envs=n, batch_size=n, seed=0, num_threads=threads)
 
 
 def numpy_loop(env: Any, n: int, steps: int) -> float:

@@ -308,7 +308,7 @@ def test_handlers_compile_on_first_use(tmp_path, monkeypatch):
     assert lib.is_relative_to(tmp_path / "xla")
     loaded = ctypes.CDLL(str(lib))
     assert loaded.rlpool_xla_bridge_version() == _build._BRIDGE_VERSION
-    for symbol in ("RlpoolXlaSend", "RlpoolXlaRecv", "rlpool_xla_init"):
+    for symbol in ("RlpoolXlaSend", "RlpoolXlaRecv", "RlpoolXlaStep", "rlpool_xla_init"):
         assert hasattr(loaded, symbol)
     stamp = lib.stat().st_mtime_ns
     assert _build._compile(jaxlib.__version__, jax.ffi.include_dir()) == lib and lib.stat().st_mtime_ns == stamp

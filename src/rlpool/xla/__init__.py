@@ -85,6 +85,9 @@ def make_xla(
     recv_call = jax.ffi.ffi_call(
         _build.RECV_TARGET, (handle_type, *out_types), has_side_effect=True, input_output_aliases={0: 0}
     )
+    step_call = jax.ffi.ffi_call(
+        _build.STEP_TARGET, (handle_type, *out_types), has_side_effect=True, input_output_aliases={0: 0}
+    )
     send_call = jax.ffi.ffi_call(
         _build.SEND_TARGET, handle_type, has_side_effect=True, input_output_aliases={0: 0}
     )
@@ -111,9 +114,7 @@ def make_xla(
             )
         return handle
 
-    def recv(handle: Any) -> tuple[Any, Any]:
-        """Wait for the next batch: ``(handle, result)``."""
-        out = recv_call(checked(handle))
+    def unpack(out: Any) -> tuple[Any, Any]:
         new_handle, values = out[0], list(out[1:])
         k = n_obs
         info = {"env_id": values[k + 3], **infos(values[k + 5 : k + 5 + n_info], values[k + 4])}
@@ -124,8 +125,11 @@ def make_xla(
         result = (obs_of(values[:k]), values[k], values[k + 1], values[k + 2], info)
         return new_handle, (convert(*result) if convert is not None else result)
 
-    def send(handle: Any, action: Any, env_id: Any = None) -> Any:
-        """Queue one action per env in ``env_id`` (default: all); returns the handle."""
+    def recv(handle: Any) -> tuple[Any, Any]:
+        """Wait for the next batch: ``(handle, result)``."""
+        return unpack(recv_call(checked(handle)))
+
+    def send_args(handle: Any, action: Any, env_id: Any) -> tuple[Any, Any, Any]:
         action = jnp.asarray(action)
         if discrete:
             if not jnp.issubdtype(action.dtype, jnp.integer):
@@ -143,10 +147,14 @@ def make_xla(
         expected = (ids.shape[0], *action_spec.shape)
         if tuple(action.shape) != expected:
             raise ValueError(f"actions must have shape {expected}, got {tuple(action.shape)}")
-        return send_call(checked(handle), action, jnp.asarray(ids, dtype=jnp.int32))
+        return checked(handle), action, jnp.asarray(ids, dtype=jnp.int32)
+
+    def send(handle: Any, action: Any, env_id: Any = None) -> Any:
+        """Queue one action per env in ``env_id`` (default: all); returns the handle."""
+        return send_call(*send_args(handle, action, env_id))
 
     def step(handle: Any, action: Any, env_id: Any = None) -> tuple[Any, Any]:
-        """``recv(send(handle, action, env_id))``."""
-        return recv(send(handle, action, env_id))
+        """``recv(send(handle, action, env_id))``, as one custom call."""
+        return unpack(step_call(*send_args(handle, action, env_id)))
 
     return handle, recv, send, step

@@ -30,6 +30,7 @@ from rlpool.cache import cache_root
 
 SEND_TARGET = "rlpool_xla_send"
 RECV_TARGET = "rlpool_xla_recv"
+STEP_TARGET = "rlpool_xla_step"
 _HERE = Path(__file__).resolve().parent
 _SOURCES = (_HERE / "ffi_handlers.cc", _HERE / "xla_bridge.h")
 _BRIDGE_VERSION = 1  # RLPOOL_XLA_BRIDGE_VERSION in xla_bridge.h
@@ -105,6 +106,7 @@ def register() -> None:
     _keep.append(lib)
     jax.ffi.register_ffi_target(SEND_TARGET, jax.ffi.pycapsule(lib.RlpoolXlaSend), platform="cpu")
     jax.ffi.register_ffi_target(RECV_TARGET, jax.ffi.pycapsule(lib.RlpoolXlaRecv), platform="cpu")
+    jax.ffi.register_ffi_target(STEP_TARGET, jax.ffi.pycapsule(lib.RlpoolXlaStep), platform="cpu")
 
 
 _keep: list[Any] = []  # the loaded library, for the life of the process
