@@ -335,3 +335,18 @@ def test_sync_send_then_python_recv():
     assert np.array_equal(env.step(np.zeros(2, np.int64))[0], ref.step(np.zeros(2, np.int64))[0])
     env.close()
     ref.close()
+
+
+@pytest.mark.skipif(not ATARI, reason="Atari not built")
+def test_ppo_atari_xla_example_runs():
+    """The example's jitted update (rollout with the env inside, GAE, minibatch updates) runs a few hundred steps."""
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
+    import ppo_atari_xla_jax as ppo
+
+    args = ppo.Args(env_id="Breakout-v5", num_envs=4, num_steps=32, total_timesteps=256, update_epochs=1,
+                    num_minibatches=2, log_every=0)
+    params, stats = ppo.train(args)
+    assert stats["timesteps"] == 256
+    assert all(np.isfinite(np.asarray(leaf)).all() for leaf in jax.tree_util.tree_leaves(params))
