@@ -173,7 +173,8 @@ def train(args: Args) -> tuple[dict[str, Any], dict[str, Any]]:
             perm = jax.random.permutation(sub, batch)
             for i in range(args.num_minibatches):
                 idx = perm[i * minibatch : (i + 1) * minibatch]
-                grads, _ = jax.grad(loss_fn, has_aux=True)(params, jax.tree_util.tree_map(lambda x, idx=idx: x[idx], flat))
+                mb = jax.tree_util.tree_map(lambda x, idx=idx: x[idx], flat)
+                grads, _ = jax.grad(loss_fn, has_aux=True)(params, mb)
                 params, opt = adam_update(grads, opt, params, lr, args.max_grad_norm)
         return params, opt, handle, obs, done, key, stats
 
