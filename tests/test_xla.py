@@ -350,3 +350,58 @@ def test_ppo_atari_xla_example_runs():
     params, stats = ppo.train(args)
     assert stats["timesteps"] == 256
     assert all(np.isfinite(np.asarray(leaf)).all() for leaf in jax.tree_util.tree_leaves(params))
+
+
+# One task per family or observation/action kind: dict observations (DeepMind Control), continuous actions
+# (MuJoCo, classic control, Box2D), discrete toy text, tuple observations (Blackjack).
+FAMILIES = ["Pendulum-v1", "Taxi-v3", "Blackjack-v1", "HalfCheetah-v4", "CheetahRun-v1", "BipedalWalker-v3"]
+
+
+@pytest.mark.parametrize("task", FAMILIES)
+@pytest.mark.parametrize("batch_size", [2, 3])
+def test_families_step_alike(task, batch_size):
+    """Every kind of observation and action goes through the XLA calls as through Python (20 steps)."""
+    if task not in rlpool.list_all_envs():
+        pytest.skip(f"{task} is not built")
+    n = 3
+    env = rlpool.make(task, num_envs=n, batch_size=batch_size, seed=7)
+    ref = rlpool.make(task, num_envs=n, batch_size=batch_size, seed=7)
+    space = env.single_action_space
+    space.seed(0)
+    actions = [np.stack([space.sample() for _ in range(batch_size)]) for _ in range(20)]
+    # jax (without x64) passes float32 actions: give both paths the same float32 values.
+    actions = [a.astype(np.float32) if a.dtype.kind == "f" else a for a in actions]
+    handle, recv, send, step = env.xla()
+    step_jit = jax.jit(step)
+    recv_jit = jax.jit(recv)
+    if batch_size == n:
+        env.reset()
+        ref.reset()
+        h = handle
+        for a in actions:
+            h, got = step_jit(h, a)
+            want = ref.step(a)
+            jax.tree_util.tree_map(
+                lambda g, w: np.testing.assert_array_equal(np.asarray(g), np.asarray(w).astype(np.asarray(g).dtype)),
+                got[:4], tuple(want[:4]),
+            )
+    else:  # async: per env, the k-th result
+        env.async_reset()
+        ref.async_reset()
+        h, got = recv_jit(handle)
+        want = ref.recv()
+        mine: dict[int, list] = {i: [] for i in range(n)}
+        theirs: dict[int, list] = {i: [] for i in range(n)}
+        for a in actions:
+            h, got = step_jit(h, a, got[4]["env_id"])
+            want = ref.step(a, want[4]["env_id"])
+            for res, out in ((got, mine), (want, theirs)):
+                flat = jax.tree_util.tree_leaves(res[0])
+                for k, i in enumerate(np.asarray(res[4]["env_id"])):
+                    out[int(i)].append([np.asarray(x)[k] for x in flat] + [np.float32(res[1][k])])
+        for i in range(n):
+            for g, w in zip(mine[i], theirs[i], strict=False):
+                for x, y in zip(g, w, strict=True):
+                    np.testing.assert_array_equal(x, np.asarray(y).astype(x.dtype))
+    env.close()
+    ref.close()
