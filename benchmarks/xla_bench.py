@@ -92,7 +92,7 @@ def main() -> None:
     rows = bench(args.rounds)
     print(f"load average: {os.getloadavg()}")
     for r in rows:
-        ways = "  ".join(f"{k} {v}/s" for k, v in r.items() if k.endswith(("_numpy", "_xla")))
+        ways = "  ".join(f"{k} {v}/s" for k, v in r.items() if k.startswith(("rlpool_", "envpool_")))
         ratios = f"xla/numpy {r['xla_vs_numpy']:.2f}"
         if "xla_vs_envpool_xla" in r:
             ratios += f"  rlpool xla / EnvPool xla {r['xla_vs_envpool_xla']:.2f}"
