@@ -385,16 +385,28 @@ def test_families_step_alike(task, batch_size):
                 lambda g, w: np.testing.assert_array_equal(np.asarray(g), np.asarray(w).astype(np.asarray(g).dtype)),
                 got[:4], tuple(want[:4]),
             )
-    else:  # async: per env, the k-th result
+    else:  # async: per env, the k-th result; each env's k-th action is its own whatever the batch order
+        per_env = [[space.sample() for _ in range(len(actions))] for _ in range(n)]
+        per_env = [[a.astype(np.float32) if a.dtype.kind == "f" else a for a in seq] for seq in per_env]
         env.async_reset()
         ref.async_reset()
         h, got = recv_jit(handle)
         want = ref.recv()
         mine: dict[int, list] = {i: [] for i in range(n)}
         theirs: dict[int, list] = {i: [] for i in range(n)}
-        for a in actions:
-            h, got = step_jit(h, a, got[4]["env_id"])
-            want = ref.step(a, want[4]["env_id"])
+        count = {"mine": [0] * n, "theirs": [0] * n}
+
+        def batch(ids: np.ndarray, who: str) -> np.ndarray:
+            rows = [per_env[i][count[who][i]] for i in ids]
+            for i in ids:
+                count[who][i] += 1
+            return np.stack(rows)
+
+        for _ in actions:
+            ids = np.asarray(got[4]["env_id"])
+            h, got = step_jit(h, batch(ids, "mine"), ids)
+            ids = want[4]["env_id"]
+            want = ref.step(batch(ids, "theirs"), ids)
             for res, out in ((got, mine), (want, theirs)):
                 flat = jax.tree_util.tree_leaves(res[0])
                 for k, i in enumerate(np.asarray(res[4]["env_id"])):

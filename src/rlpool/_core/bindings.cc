@@ -311,7 +311,8 @@ class PyPool {
   // XLA send: the actions of `env_id`'s envs, checked as step() checks them.
   void xla_send(const RlpoolXlaBuffer& action, const RlpoolXlaBuffer& env_id) {
     const int n = static_cast<int>(env_id.elements);
-    std::vector<int> ids(static_cast<std::size_t>(n));
+    std::vector<int>& ids = xla_ids_;  // reused: no allocation per step
+    ids.resize(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
       const std::int64_t v = env_id.dtype == kRlpoolXlaInt32 ? static_cast<const std::int32_t*>(env_id.data)[i]
                            : env_id.dtype == kRlpoolXlaInt64 ? static_cast<const std::int64_t*>(env_id.data)[i]
@@ -792,6 +793,7 @@ class PyPool {
   std::uint64_t serial_ = 0;  // this pool's entry in xla_registry
   std::vector<std::shared_ptr<Block>> xla_free_;  // blocks XLA calls may give the ring
   std::shared_ptr<Block> xla_pending_;  // sync: the batch an XLA send stepped, until its recv
+  std::vector<int> xla_ids_;
 };
 
 // The bridge's functions: find the pool, run the call, turn any exception into the message.
