@@ -185,6 +185,17 @@ def test_stale_and_forged_handles_raise():
     with pytest.raises(RuntimeError, match="closed"):
         env.xla()
     other.close()
+    # A pool freed without close() leaves the registry too.
+    import gc
+
+    third = rlpool.make("CartPole-v1", num_envs=2)
+    third.reset()
+    h3 = third.xla()[0]
+    f(h3)
+    del third
+    gc.collect()
+    with pytest.raises(Exception, match="names no live pool"):
+        jax.block_until_ready(f(h3))
 
 
 def test_python_calls_after_xla_see_the_latest_rows():
