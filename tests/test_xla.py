@@ -428,3 +428,36 @@ def test_families_step_alike(task, batch_size):
                     np.testing.assert_array_equal(x, np.asarray(y).astype(x.dtype))
     env.close()
     ref.close()
+
+
+def test_python_env_family_through_xla():
+    """A numba-compiled Python env (its step may take the GIL on XLA's thread) steps inside jit as from Python."""
+    pytest.importorskip("numba")
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
+    import python_cartpole  # noqa: F401  (registers PyCartPole-v1)
+
+    for batch_size in (4, 2):
+        env = rlpool.make("PyCartPole-v1", num_envs=4, batch_size=batch_size, seed=1)
+        ref = rlpool.make("PyCartPole-v1", num_envs=4, batch_size=4, seed=1)
+        handle, recv, _, step = env.xla()
+        if batch_size == 4:
+            env.reset()
+            ref.reset()
+            def body(h, t, step=step):
+                return step(h, (t % 3 == 0).astype(jnp.int32) * jnp.ones(4, jnp.int32))
+
+            _, (obs, reward, *_r) = jax.jit(lambda h, body=body: jax.lax.scan(body, h, jnp.arange(60)))(handle)
+            for t in range(60):
+                o = ref.step(np.full(4, int(t % 3 == 0), np.int64))[0]
+                assert np.array_equal(np.asarray(obs[t]), o), t
+        else:
+            env.async_reset()
+            h, out = jax.jit(recv)(handle)
+            step_jit = jax.jit(step)
+            for _ in range(30):
+                h, out = step_jit(h, jnp.ones(2, jnp.int32), out[4]["env_id"])
+            assert np.asarray(out[0]).shape == (2, 4)
+        env.close()
+        ref.close()
