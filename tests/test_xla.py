@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
@@ -82,6 +83,9 @@ def _async_python(task: str) -> dict[int, list]:
     env.async_reset()
     per_env: dict[int, list] = {i: [] for i in range(env.num_envs)}
     o, r, te, tr, info = env.recv()
+    # Every env's sequence starts with its reset (some come in later batches than the first).
+    for k, i in enumerate(info["env_id"]):
+        per_env[int(i)].append((o[k].copy(), np.float32(r[k]), bool(te[k]), bool(tr[k])))
     for _ in range(STEPS):
         ids = info["env_id"]
         # The batch's rows come in completion order: the policy reads each env's own step count.
@@ -105,12 +109,15 @@ def test_scan_matches_python_async(task):
         return (h, obs, info["env_id"], info["elapsed_step"]), (obs, reward, terminated, truncated, info["env_id"])
 
     def run(h):
-        h, (obs, _, _, _, info) = recv(h)
-        return jax.lax.scan(body, (h, obs, info["env_id"], info["elapsed_step"]), length=STEPS)
+        h, (obs, reward, terminated, truncated, info) = recv(h)
+        first = (obs, reward, terminated, truncated, info["env_id"])
+        return first, jax.lax.scan(body, (h, obs, info["env_id"], info["elapsed_step"]), length=STEPS)[1]
 
-    _, (obs, reward, terminated, truncated, env_id) = jax.device_get(jax.jit(run)(handle))
+    first, rest = jax.device_get(jax.jit(run)(handle))
+    joined = (np.concatenate([f[None], r]) for f, r in zip(first, rest, strict=True))
+    obs, reward, terminated, truncated, env_id = joined
     got: dict[int, list] = {i: [] for i in range(env.num_envs)}
-    for t in range(STEPS):
+    for t in range(STEPS + 1):
         for k, i in enumerate(env_id[t]):
             got[int(i)].append((obs[t, k], reward[t, k], bool(terminated[t, k]), bool(truncated[t, k])))
     want = _async_python(task)
@@ -407,6 +414,14 @@ def test_families_step_alike(task, batch_size):
         theirs: dict[int, list] = {i: [] for i in range(n)}
         count = {"mine": [0] * n, "theirs": [0] * n}
 
+        def record(res: Any, out: dict[int, list]) -> None:
+            flat = jax.tree_util.tree_leaves(res[0])
+            for k, i in enumerate(np.asarray(res[4]["env_id"])):
+                out[int(i)].append([np.array(x)[k] for x in flat] + [np.float32(res[1][k])])
+
+        record(got, mine)  # every env's sequence starts with its reset
+        record(want, theirs)
+
         def batch(ids: np.ndarray, who: str) -> np.ndarray:
             rows = [per_env[i][count[who][i]] for i in ids]
             for i in ids:
@@ -418,10 +433,8 @@ def test_families_step_alike(task, batch_size):
             h, got = step_jit(h, batch(ids, "mine"), ids)
             ids = want[4]["env_id"]
             want = ref.step(batch(ids, "theirs"), ids)
-            for res, out in ((got, mine), (want, theirs)):
-                flat = jax.tree_util.tree_leaves(res[0])
-                for k, i in enumerate(np.asarray(res[4]["env_id"])):
-                    out[int(i)].append([np.asarray(x)[k] for x in flat] + [np.float32(res[1][k])])
+            record(got, mine)
+            record(want, theirs)
         for i in range(n):
             for g, w in zip(mine[i], theirs[i], strict=False):
                 for x, y in zip(g, w, strict=True):
