@@ -22,7 +22,8 @@ EnvPool's XLA interface, over rlpool's engine::
   ``(obs, reward, terminated, truncated, info)`` with ``info`` holding ``env_id``, ``elapsed_step`` and the
   task's entries (with ``autoreset_mode="SameStep"`` also ``final_obs`` and ``final_info``, dense: the rows
   of envs whose episode ended hold their last observation/info, the others zeros). 64-bit fields come as
-  32 bits unless ``jax_enable_x64`` is on (jax's own rule): rewards are float32 by default.
+  32 bits unless ``jax_enable_x64`` is on (jax's own rule): rewards are float32 by default, and so are
+  continuous actions (the env receives the float32 value, widened).
 * Errors inside a call (a bad action, an env id in flight, a stale handle) come out as Python exceptions
   (jax's ``JaxRuntimeError``) when the computation's results are read.
 
