@@ -12,4 +12,8 @@ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" > /dev/null
 ninja -C "$build_dir"
 if [[ -n "$link_into" ]]; then
   ln -sf "$PWD/$build_dir"/_rlpool_core*.so "$link_into"/
+  # The XLA FFI handlers, where CMake built them (cmake/rlpool_xla.cmake).
+  for f in "$PWD/$build_dir"/_rlpool_xla_ffi.so "$PWD/$build_dir"/_rlpool_xla_ffi.jaxlib; do
+    if [[ -e "$f" ]]; then ln -sf "$f" "$link_into"/; fi
+  done
 fi

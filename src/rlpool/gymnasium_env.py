@@ -93,6 +93,15 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
             unpack_final(result)
         return result
 
+    def xla(self) -> tuple[Any, Any, Any, Any]:
+        """``(handle, recv, send, step)`` to step this pool from inside ``jax.jit`` (EnvPool's ``xla()``).
+
+        See ``rlpool.xla``; needs jax: ``pip install "rlpool[jax]"``.
+        """
+        from rlpool.xla import make_xla
+
+        return make_xla(self._pool, self.spec.arrays)
+
     # gymnasium's per-env attribute calls. Every env of a pool is configured alike, so an attribute
     # is the same value repeated per env; options are fixed at creation and cannot be set per env.
     def get_attr(self, name: str) -> tuple[Any, ...]:

@@ -13,15 +13,20 @@
 #include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unordered_map>
+#include <utility>
 
+#include "../xla/xla_bridge.h"
 #include "pool.h"
 
 namespace nb = nanobind;
@@ -169,6 +174,16 @@ class AcquiredGil {
 
 using Array = nb::ndarray<nb::ro, nb::device::cpu>;
 
+class PyPool;
+
+// Pools an XLA handle may name: address -> serial. A handle whose pair is not
+// here (its pool closed or freed, or bytes that were never a handle) is refused.
+std::mutex xla_registry_mu;
+std::unordered_map<const PyPool*, std::uint64_t> xla_registry;
+std::uint64_t xla_next_serial = 1;  // xla_registry_mu held
+// True while this thread runs an XLA call: no GIL is taken (no Ctrl-C check).
+thread_local bool in_xla_call = false;
+
 // A block and the numpy arrays that view it, made once.
 struct Entry {
   std::shared_ptr<Block> block;
@@ -211,13 +226,18 @@ class PyPool {
     pool_ = std::make_unique<Pool>(std::move(o));
     for (int i = 0; i < num_envs; ++i) all_ids_.push_back(i);
     pool_->set_interrupt_check([] {
+      if (in_xla_call) return false;  // XLA's thread: never wait for the GIL
       const AcquiredGil gil;
       return PyErr_CheckSignals() != 0;  // leaves KeyboardInterrupt set
     });
     for (std::size_t i = 0; i < pool_->ring_size(); ++i) pool_->set_ring_block(i, acquire().block);
+    std::lock_guard<std::mutex> lock(xla_registry_mu);
+    serial_ = xla_next_serial++;
+    xla_registry[this] = serial_;
   }
 
   ~PyPool() {
+    xla_unregister();
     if (pool_ && pool_->forked()) {
       // In a forked child the pool cannot be torn down: its threads are gone
       // and destroying its condition variables would wait forever for the
@@ -227,12 +247,15 @@ class PyPool {
     }
     if (pool_) {
       const ReleasedGil release;
+      // An XLA call that found this pool before it left the registry holds api_mu_: wait for it.
+      std::lock_guard<std::mutex> lock(api_mu_);
       pool_->close();
     }
   }
 
   nb::tuple step(nb::handle actions, nb::handle env_id) {
     Guard g(this);
+    refuse_xla_pending("step()");
     if (envpool_mode_ && PyDict_Check(actions.ptr())) {
       auto [action, ids] = unpack_dict_action(actions, env_id);
       return envpool_step(action, ids);
@@ -245,6 +268,7 @@ class PyPool {
 
   void send(nb::handle actions, nb::handle env_id) {
     Guard g(this);
+    refuse_xla_pending("send()");
     if (envpool_mode_ && PyDict_Check(actions.ptr())) {
       auto [action, ids] = unpack_dict_action(actions, env_id);
       send_impl(action, ids, false, /*then_recv=*/false);
@@ -260,6 +284,7 @@ class PyPool {
 
   void async_reset() {
     Guard g(this);
+    refuse_xla_pending("async_reset()");
     std::vector<int> ids = all_ids_;
     pool_->check_env_ids(ids, true);
     const ReleasedGil release;
@@ -271,6 +296,7 @@ class PyPool {
   // and return the next batch, as EnvPool does.
   nb::tuple reset(nb::handle env_id, const std::vector<int>& seed_ids, const std::vector<std::uint64_t>& seeds) {
     Guard g(this);
+    refuse_xla_pending("reset()");
     std::vector<int> ids = env_id.is_none() ? all_ids_ : to_ids(env_id);
     pool_->check_env_ids(ids, true);
     if (!pool_->is_sync()) check_can_recv_after(ids.size(), "reset()");
@@ -334,9 +360,204 @@ class PyPool {
     std::unique_lock<std::mutex> lock(api_mu_, std::try_to_lock);
     if (!lock.owns_lock()) throw std::runtime_error("close() called while another thread is using the pool");
     if (pool_->closed()) return;
+    xla_unregister();
     const ReleasedGil release;
     pool_->close();
   }
+
+  // The bytes of this pool's XLA handle: its address and serial.
+  nb::bytes xla_handle() const {
+    std::uint8_t h[RLPOOL_XLA_HANDLE_BYTES];
+    const auto address = reinterpret_cast<std::uintptr_t>(this);
+    const std::uint64_t a = address;
+    std::memcpy(h, &a, 8);
+    std::memcpy(h + 8, &serial_, 8);
+    return nb::bytes(reinterpret_cast<const char*>(h), sizeof(h));
+  }
+
+  // Every field of a batch in the engine's layout order: (name, dtype, per-env shape).
+  nb::list fields() const {
+    nb::list out;
+    for (const auto& f : pool_->layout()->fields) {
+      out.append(nb::make_tuple(f.name, dtype_name(f.dtype), nb::tuple(nb::cast(f.shape))));
+    }
+    return out;
+  }
+
+  // The pool a handle names, with its API lock held; throws if there is none.
+  static std::pair<PyPool*, std::unique_lock<std::mutex>> from_handle(const std::uint8_t* h, std::size_t n) {
+    if (n != RLPOOL_XLA_HANDLE_BYTES) {
+      throw std::invalid_argument("the handle must be the " + std::to_string(RLPOOL_XLA_HANDLE_BYTES) +
+                                  " bytes xla() returned, got " + std::to_string(n));
+    }
+    std::uint64_t address = 0, serial = 0;
+    std::memcpy(&address, h, 8);
+    std::memcpy(&serial, h + 8, 8);
+    std::lock_guard<std::mutex> lock(xla_registry_mu);
+    const auto it = xla_registry.find(reinterpret_cast<const PyPool*>(static_cast<std::uintptr_t>(address)));
+    if (it == xla_registry.end() || it->second != serial) {
+      throw std::invalid_argument("the handle names no live pool: its env was closed (or it is not a handle "
+                                  "from xla())");
+    }
+    PyPool* p = const_cast<PyPool*>(it->first);
+    std::unique_lock<std::mutex> api(p->api_mu_, std::try_to_lock);
+    if (!api.owns_lock()) throw std::runtime_error("the pool is being used by another thread");
+    if (p->pool_->forked()) throw std::runtime_error("this pool was made in the process this one forked from");
+    if (p->pool_->closed()) throw std::runtime_error("the pool is closed");
+    return {p, std::move(api)};
+  }
+
+  // XLA send: the actions of `env_id`'s envs, checked as step() checks them.
+  void xla_send(const RlpoolXlaBuffer& action, const RlpoolXlaBuffer& env_id) {
+    const int n = static_cast<int>(env_id.elements);
+    std::vector<int>& ids = xla_ids_;  // reused: no allocation per step
+    ids.resize(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      const std::int64_t v = env_id.dtype == kRlpoolXlaInt32 ? static_cast<const std::int32_t*>(env_id.data)[i]
+                           : env_id.dtype == kRlpoolXlaInt64 ? static_cast<const std::int64_t*>(env_id.data)[i]
+                                                             : throw std::invalid_argument("env_id must be int32");
+      if (v < 0 || v >= pool_->num_envs()) {
+        throw std::out_of_range("env_id " + std::to_string(v) + " is out of range [0, " +
+                                std::to_string(pool_->num_envs()) + ")");
+      }
+      ids[static_cast<std::size_t>(i)] = static_cast<int>(v);
+    }
+    if (pool_->is_sync() && n != pool_->num_envs()) {
+      throw std::invalid_argument("sync mode (batch_size == num_envs) steps all " + std::to_string(pool_->num_envs()) +
+                                  " envs at once, got " + std::to_string(n) + " env ids");
+    }
+    if (xla_pending_) throw std::logic_error("send twice in sync mode: recv the previous batch first");
+    pool_->check_env_ids(ids, false);
+    const ArraySpec& spec = pool_->spec().action;
+    const std::int64_t dim = pool_->spec().discrete_action() ? 1 : spec.num_elements();
+    if (action.elements != dim * n) {
+      throw std::invalid_argument("actions must have " + std::to_string(dim * n) + " elements (" + std::to_string(n) +
+                                  " envs), got " + std::to_string(action.elements));
+    }
+    if (pool_->spec().discrete_action()) {
+      const auto high = static_cast<std::int64_t>(spec.high.at(0));
+      scratch_int_.resize(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) {
+        const std::int64_t v = action.dtype == kRlpoolXlaInt32 ? static_cast<const std::int32_t*>(action.data)[i]
+                             : action.dtype == kRlpoolXlaInt64 ? static_cast<const std::int64_t*>(action.data)[i]
+                                : throw std::invalid_argument("discrete actions must be int32 or int64");
+        if (v < 0 || v > high) {
+          throw std::invalid_argument("action " + std::to_string(v) + " for env " + std::to_string(ids[i]) +
+                                      " is out of range [0, " + std::to_string(high) + "]");
+        }
+        scratch_int_[static_cast<std::size_t>(i)] = v;
+      }
+      for (int i = 0; i < n; ++i) *static_cast<std::int64_t*>(pool_->action_slot(ids[i])) = scratch_int_[i];
+    } else {
+      if (action.dtype != kRlpoolXlaFloat32 && action.dtype != kRlpoolXlaFloat64) {
+        throw std::invalid_argument("continuous actions must be float32 or float64");
+      }
+      scratch_float_.resize(static_cast<std::size_t>(n * dim));
+      for (std::int64_t k = 0; k < n * dim; ++k) {
+        const double v = action.dtype == kRlpoolXlaFloat32 ? static_cast<const float*>(action.data)[k]
+                                                           : static_cast<const double*>(action.data)[k];
+        if (!std::isfinite(v)) {
+          throw std::invalid_argument("action for env " + std::to_string(ids[k / dim]) + " is not finite (" +
+                                      std::to_string(v) + ")");
+        }
+        scratch_float_[static_cast<std::size_t>(k)] = v;
+      }
+      for (int i = 0; i < n; ++i) {
+        std::memcpy(pool_->action_slot(ids[i]), scratch_float_.data() + i * dim, dim * sizeof(double));
+      }
+    }
+    if (pool_->is_sync()) {
+      // Sync mode steps here, as step() does (the engine's inline path for cheap batches); recv copies it out.
+      std::shared_ptr<Block> block = take_xla_block();
+      pool_->step_all(*block);
+      xla_pending_ = std::move(block);
+      return;
+    }
+    pool_->send(ids, false);
+  }
+
+  // A block only XLA calls use: from xla_free_, or new (the first few calls).
+  std::shared_ptr<Block> take_xla_block() {
+    if (xla_free_.empty()) return std::make_shared<Block>(pool_->layout(), pool_->batch_size());
+    std::shared_ptr<Block> b = std::move(xla_free_.back());
+    xla_free_.pop_back();
+    return b;
+  }
+
+  // XLA recv: the next batch, every layout field copied (and narrowed where jax
+  // wants 32 bits) into the output buffers. Blocks the pool hands back are kept
+  // for XLA alone (xla_free_) unless Python's cache knows them.
+  void xla_recv(const RlpoolXlaBuffer* outs, std::size_t n_outs) {
+    const Layout& lay = *pool_->layout();
+    if (n_outs != lay.fields.size()) {
+      throw std::invalid_argument("recv needs " + std::to_string(lay.fields.size()) + " outputs, got " +
+                                  std::to_string(n_outs));
+    }
+    const int rows = pool_->batch_size();
+    for (std::size_t f = 0; f < n_outs; ++f) {
+      const Field& field = lay.fields[f];
+      const auto elements = static_cast<std::int64_t>(field.row_bytes / dtype_size(field.dtype)) * rows;
+      if (outs[f].elements != elements || !narrows_to(field.dtype, outs[f].dtype)) {
+        throw std::invalid_argument("recv output " + std::to_string(f) + " (" + field.name +
+                                    ") has the wrong size or dtype");
+      }
+    }
+    std::shared_ptr<Block> full = std::exchange(xla_pending_, nullptr);
+    if (!full) {
+      if (pool_->in_flight() < rows) {
+        throw std::logic_error("recv needs at least batch_size=" + std::to_string(rows) +
+                               " envs in flight, but only " + std::to_string(pool_->in_flight()) +
+                               " are: send actions first");
+      }
+      full = pool_->recv(take_xla_block());
+    }
+    std::shared_ptr<Block> done = full;
+    if (pool_->is_sync()) done = std::exchange(last_, full);  // partial resets read the latest rows
+    const bool python_knows = done && std::any_of(cache_.begin(), cache_.end(), [&](const Entry& e) {
+      return e.block == done;
+    });
+    if (done && !python_knows && done != last_) xla_free_.push_back(done);
+    pool_->rethrow_task_error();
+    for (std::size_t f = 0; f < n_outs; ++f) copy_out(lay.fields[f], full->field(f), rows, outs[f]);
+  }
+
+ private:
+  static int xla_code(DType d) { return static_cast<int>(d); }  // RlpoolXlaDType follows DType's order
+
+  // Whether engine dtype `from` may be written as XLA dtype `to` (the same, or 64 -> 32 bits).
+  static bool narrows_to(DType from, int to) {
+    if (to == xla_code(from)) return true;
+    return (from == DType::kFloat64 && to == kRlpoolXlaFloat32) || (from == DType::kInt64 && to == kRlpoolXlaInt32);
+  }
+
+  static void copy_out(const Field& field, const std::byte* src, int rows, const RlpoolXlaBuffer& out) {
+    const std::size_t bytes = field.row_bytes * static_cast<std::size_t>(rows);
+    if (out.dtype == xla_code(field.dtype)) {
+      std::memcpy(out.data, src, bytes);
+    } else if (field.dtype == DType::kFloat64) {
+      const auto* s = reinterpret_cast<const double*>(src);
+      auto* d = static_cast<float*>(out.data);
+      for (std::int64_t i = 0; i < out.elements; ++i) d[i] = static_cast<float>(s[i]);
+    } else {
+      const auto* s = reinterpret_cast<const std::int64_t*>(src);
+      auto* d = static_cast<std::int32_t*>(out.data);
+      for (std::int64_t i = 0; i < out.elements; ++i) d[i] = static_cast<std::int32_t>(s[i]);
+    }
+  }
+
+  void refuse_xla_pending(const char* call) const {
+    if (xla_pending_) {
+      throw std::logic_error(std::string(call) + ": an XLA send stepped the envs and its batch has not been "
+                             "received: call recv() (or the XLA recv) first");
+    }
+  }
+
+  void xla_unregister() {
+    std::lock_guard<std::mutex> lock(xla_registry_mu);
+    xla_registry.erase(this);
+  }
+
+ public:
 
   bool closed() const { return pool_->closed(); }
   int num_envs() const { return pool_->num_envs(); }
@@ -657,6 +878,11 @@ class PyPool {
   }
 
   nb::tuple recv_impl() {
+    if (xla_pending_) {  // sync: a batch an XLA send stepped
+      last_ = std::exchange(xla_pending_, nullptr);
+      cache_.push_back(make_entry(last_));
+      return result(cache_.back(), true);
+    }
     Entry& replacement = acquire();
     replacement.block->owned_by_pool = true;  // reserve it before we scan again
     std::shared_ptr<Block> full;
@@ -676,7 +902,9 @@ class PyPool {
     for (auto& e : cache_) {
       if (e.block == full) return result(e, true);
     }
-    throw std::logic_error("received a block the cache does not know");
+    // A block XLA calls put in the ring: it gets arrays now.
+    cache_.push_back(make_entry(full));
+    return result(cache_.back(), true);
   }
 
   // A free block with its arrays, from the cache or newly made.
@@ -699,14 +927,14 @@ class PyPool {
         }
       }
     }
-    cache_.push_back(make_entry());
+    cache_.push_back(make_entry(std::make_shared<Block>(pool_->layout(), pool_->batch_size())));
     next_ = 0;
     return cache_.back();
   }
 
-  Entry make_entry() {
+  Entry make_entry(std::shared_ptr<Block> block) {
     Entry e;
-    e.block = std::make_shared<Block>(pool_->layout(), pool_->batch_size());
+    e.block = std::move(block);
     nb::object owner = nb::cast(e.block);
     const Layout& lay = *pool_->layout();
     for (std::size_t f = 0; f < lay.fields.size(); ++f) {
@@ -799,7 +1027,46 @@ class PyPool {
   std::mutex api_mu_;
   std::vector<std::int64_t> scratch_int_;
   std::vector<double> scratch_float_;
+  std::uint64_t serial_ = 0;  // this pool's entry in xla_registry
+  std::vector<std::shared_ptr<Block>> xla_free_;  // blocks XLA calls may give the ring
+  std::shared_ptr<Block> xla_pending_;  // sync: the batch an XLA send stepped, until its recv
+  std::vector<int> xla_ids_;
 };
+
+// The bridge's functions: find the pool, run the call, turn any exception into the message.
+template <class F>
+int xla_call(const std::uint8_t* handle, std::size_t handle_bytes, char* err, std::size_t err_size, F&& f) {
+  in_xla_call = true;
+  std::string message;
+  try {
+    auto [pool, lock] = PyPool::from_handle(handle, handle_bytes);
+    f(*pool);
+  } catch (const std::exception& e) {
+    message = e.what();
+  } catch (...) {
+    message = "unknown error";
+  }
+  in_xla_call = false;
+  if (message.empty()) return 0;
+  if (err_size > 0) {
+    const std::size_t n = std::min(message.size(), err_size - 1);
+    std::memcpy(err, message.data(), n);
+    err[n] = '\0';
+  }
+  return 1;
+}
+
+int bridge_send(const std::uint8_t* handle, std::size_t handle_bytes, const RlpoolXlaBuffer* action,
+                const RlpoolXlaBuffer* env_id, char* err, std::size_t err_size) {
+  return xla_call(handle, handle_bytes, err, err_size, [&](PyPool& p) { p.xla_send(*action, *env_id); });
+}
+
+int bridge_recv(const std::uint8_t* handle, std::size_t handle_bytes, const RlpoolXlaBuffer* outs, std::size_t n_outs,
+                char* err, std::size_t err_size) {
+  return xla_call(handle, handle_bytes, err, err_size, [&](PyPool& p) { p.xla_recv(outs, n_outs); });
+}
+
+const RlpoolXlaBridge xla_bridge{RLPOOL_XLA_BRIDGE_VERSION, &bridge_send, &bridge_recv};
 
 nb::dict env_spec(const std::string& env_type, const std::map<std::string, OptionValue>& config) {
   const EnvSpec s = find_env_type(env_type).spec(Config(config));
@@ -842,6 +1109,8 @@ NB_MODULE(_rlpool_core, m) {
   nb::class_<rlpool::Block>(m, "_Block");
   m.def("env_spec", &rlpool::env_spec, "env_type"_a, "config"_a,
         "The arrays an env type writes and its action, for a configuration.");
+  m.def("_xla_bridge_address", [] { return reinterpret_cast<std::uintptr_t>(&rlpool::xla_bridge); },
+        "Address of the RlpoolXlaBridge the XLA FFI handlers call (rlpool/xla/xla_bridge.h).");
   m.def("env_types", &rlpool::env_types, "Registered C++ env types and their options (name, default, doc).");
   nb::class_<PyPool>(m, "Pool")
       .def(nb::init<const std::string&, const std::map<std::string, rlpool::OptionValue>&, int, int, int, int,
@@ -859,6 +1128,8 @@ NB_MODULE(_rlpool_core, m) {
       .def("get_state", &PyPool::get_state, "env_id"_a)
       .def("set_state", &PyPool::set_state, "env_id"_a, "state"_a)
       .def("close", &PyPool::close)
+      .def("xla_handle", &PyPool::xla_handle, "The bytes of this pool's XLA handle (see rlpool.xla).")
+      .def("fields", &PyPool::fields, "A batch's fields in layout order: (name, dtype, per-env shape).")
       .def_prop_ro("closed", &PyPool::closed)
       .def_prop_ro("num_envs", &PyPool::num_envs)
       .def_prop_ro("batch_size", &PyPool::batch_size)

@@ -26,8 +26,8 @@ Deliberate differences from EnvPool 1.2.5, each a fix: ``reset(seed=...)`` re-se
 (EnvPool warns and ignores it); dm ``discount`` is 1 on truncation (EnvPool gives 0) and
 ``reward_spec``/``discount_spec`` say float32 as the data is (EnvPool says float64);
 out-of-range actions and wrong shapes raise instead of reaching the env or crashing;
-``num_envs``/``single_*_space`` may be assigned, as CleanRL's scripts do. Rendering and XLA
-are not supported.
+``num_envs``/``single_*_space`` may be assigned, as CleanRL's scripts do. Rendering is not
+supported; ``xla()`` serves the gymnasium pools.
 """
 
 from __future__ import annotations
@@ -298,6 +298,9 @@ class FamilyLayout:
     info_int32: tuple[str, ...] = ()
     """Info entries EnvPool gives as int32 where rlpool keeps the library's narrower type."""
 
+    xla_ok = True
+    """``obs()`` works on jax arrays too (inside jit), so compat's ``xla()`` can give this layout."""
+
     def options(self, opts: dict[str, Any]) -> dict[str, Any]:
         """EnvPool's make() options -> rlpool's (may raise EnvPoolError for values rlpool cannot honour)."""
         return opts
@@ -322,6 +325,8 @@ class FamilyLayout:
 
 class _TupleAsInt32Box(FamilyLayout):
     """Tuple-of-Discrete observations that EnvPool gives as one int32 vector (Blackjack: ``Box(0, 31, (3,))``)."""
+
+    xla_ok = False  # np.stack of traced arrays
 
     def observation_space(self, space: Any) -> Any:
         from gymnasium import spaces
@@ -415,6 +420,7 @@ class _ProcgenLayout(FamilyLayout):
     """
 
     info_int32 = ("prev_level_complete",)
+    xla_ok = False  # np.moveaxis of traced arrays
 
     def __init__(self, task_id: str) -> None:
         self.task_id = task_id
@@ -898,8 +904,33 @@ class EnvPool:
         )
 
     def xla(self) -> Any:
-        """EnvPool's XLA hooks are not available in rlpool."""
-        raise RuntimeError("XLA is unavailable in rlpool's EnvPool compatibility layer")
+        """EnvPool's ``xla()``: ``(handle, recv, send, step)`` for ``jax.jit`` (gymnasium pools; see ``rlpool.xla``).
+
+        ``recv`` gives ``(handle, (obs, reward, terminated, truncated, info))`` with float32 rewards and
+        EnvPool's info, as ``step`` does. Needs jax: ``pip install "rlpool[jax]"``.
+        """
+        if not isinstance(self, GymnasiumVectorEnv):
+            raise RuntimeError("rlpool's xla() serves the gymnasium pools (make_gymnasium / make_gym), not make_dm")
+        layout = self.spec.layout
+        if not layout.xla_ok or self.spec.frame_stack > 1:
+            raise RuntimeError(
+                f"rlpool's compat xla() does not give {self.spec.id}'s EnvPool layout "
+                f"({'frame_stack' if self.spec.frame_stack > 1 else type(layout).__name__}); "
+                "use rlpool's own make_gymnasium(...).xla(), whose arrays are rlpool's"
+            )
+        from rlpool.xla import make_xla
+
+        def convert(obs: Any, reward: Any, terminated: Any, truncated: Any, info: dict[str, Any]) -> Any:
+            out = envpool_info(info)
+            if self._reorder_info:
+                first = {"env_id": out["env_id"], "players": out["players"]}
+                first.update((k, out[k]) for k in self._info_keys)
+                first.update((k, v) for k, v in out.items() if k not in first)
+                first["elapsed_step"] = first.pop("elapsed_step")
+                out = {k: v.astype(np.int32) if k in layout.info_int32 else v for k, v in first.items()}
+            return layout.obs(self.spec.pad(obs)), reward.astype(np.float32), terminated, truncated, out
+
+        return make_xla(self._pool, self.spec.rlpool_spec.arrays, convert)
 
     def __repr__(self) -> str:
         body = ", ".join(f"{k}={v!r}" for k, v in self.config.items())
