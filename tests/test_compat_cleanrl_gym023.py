@@ -22,7 +22,6 @@ import pytest
 import rlpool
 
 TESTS = Path(__file__).parent
-SRC = TESTS.parent / "src"
 GYM = "gym==0.23.1"
 
 pytestmark = pytest.mark.skipif("Breakout-v5" not in rlpool.list_all_envs(), reason="the Atari family is not built")
@@ -38,12 +37,15 @@ def gym023_python(request, tmp_path_factory) -> Path:
     cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider: made for this run only
     root = Path(cache.mkdir("rlpool-gym023-venv")) if cache is not None else tmp_path_factory.mktemp("gym023")
     python = _python(root)
-    marker = root / "gym-0.23.1.ok"
+    marker = root / "gym-0.23.1.v2.ok"  # v2: the .pth runs addsitedir
     if not marker.exists():
         venv.EnvBuilder(with_pip=True, clear=True).create(root)
         purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                  check=True, capture_output=True, text=True).stdout.strip()
-        Path(purelib, "_rlpool_outer_env.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+        # addsitedir, not a bare path: the outer environment's own .pth files run too (an editable install of
+        # rlpool finds its compiled extension through one).
+        outer = sysconfig.get_paths()["purelib"]
+        Path(purelib, "_rlpool_outer_env.pth").write_text(f"import site; site.addsitedir({outer!r})\n")
         pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--retries=1", "--timeout=20"]
         done = subprocess.run([*pip, GYM], capture_output=True, text=True, timeout=300)
         if done.returncode != 0:
@@ -61,8 +63,9 @@ def run_script(python: Path, script: str, env_id: str, num_envs: int, num_steps:
         f"sys.argv = ['{script}', '{script}', '{env_id}', '{num_envs}', '{num_steps}', '{iterations}']; "
         f"runpy.run_path({str(TESTS / 'cleanrl_envpool_scripts.py')!r}, run_name='__main__')"
     )
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]))
-    done = subprocess.run([str(python), "-c", runner], capture_output=True, text=True, timeout=120, env=env)
+    # The child imports rlpool as this process did: from the outer environment (an installed or editable
+    # rlpool) or, for a source-tree run, from the PYTHONPATH it inherits.
+    done = subprocess.run([str(python), "-c", runner], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-4000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
