@@ -54,6 +54,18 @@ DAEMON_STEP = """
     threading.Thread(target=loop, daemon=True).start()
 """
 
+# A daemon thread in Python code that holds a pool: Python stops it at exit without unwinding its frame, so
+# the pool is never freed, and that is no reference leak of rlpool's to report.
+DAEMON_PYTHON_LOOP = """
+    import rlpool
+    env = rlpool.make("BusyWork-v0", num_envs=4, num_threads=2, seed=0)
+    env.reset()
+    def loop(held=env):
+        while True:
+            time.sleep(0.01)
+    threading.Thread(target=loop, daemon=True).start()
+"""
+
 # The daemon thread's pool is its own: nothing on the main thread refers to it.
 DAEMON_OWN_POOL = """
     import rlpool
@@ -94,7 +106,8 @@ def run_child(body: str, delay: float) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
 
 
-@pytest.mark.parametrize("body", [DAEMON_RECV, DAEMON_STEP, DAEMON_OWN_POOL], ids=["recv", "step", "own_pool"])
+@pytest.mark.parametrize("body", [DAEMON_RECV, DAEMON_STEP, DAEMON_PYTHON_LOOP, DAEMON_OWN_POOL],
+                         ids=["recv", "step", "python_loop", "own_pool"])
 def test_exit_with_a_daemon_thread_in_the_engine_is_clean(body):
     # Several moments: the thread may be sleeping in a wait, polling for signals, or just returning.
     for delay in (0.05, 0.3, 0.37, 0.44):

@@ -92,6 +92,9 @@ std::atomic<int> passing{0};       // threads between pass() and passed()
 std::atomic<bool> closed{false};
 std::thread::id exiting_thread;    // written before `closed` is set
 std::atomic<bool> parked{false};   // some thread parked: its frames hold references
+// Other Python threads (daemons) were alive at exit: Python ends them without
+// unwinding their frames, so whatever pools those frames hold are never freed.
+std::atomic<bool> others_alive{false};
 std::mutex mu;
 std::condition_variable cv;
 
@@ -123,6 +126,10 @@ void passed() {
 void close() {
   exiting_thread = std::this_thread::get_id();
   closed.store(true, std::memory_order_seq_cst);
+  // atexit runs after the non-daemon threads were joined: any other thread is a daemon.
+  if (nb::cast<int>(nb::module_::import_("threading").attr("active_count")()) > 1) {
+    others_alive.store(true, std::memory_order_relaxed);
+  }
   if (passing.load(std::memory_order_seq_cst) == 0) return;
   PyThreadState* state = PyEval_SaveThread();
   {
@@ -133,10 +140,13 @@ void close() {
 }
 
 // Py_AtExit (after finalization, before nanobind's own leak report, which is
-// registered earlier and so runs later): a parked thread's frames still hold
-// their pools, which are not leaks to report.
+// registered earlier and so runs later): a parked thread's frames, or those of
+// a daemon thread Python stopped between two engine calls, still hold their
+// pools, which are not leaks to report.
 void quiet_leaks() {
-  if (parked.load(std::memory_order_relaxed)) nb::set_leak_warnings(false);
+  if (parked.load(std::memory_order_relaxed) || others_alive.load(std::memory_order_relaxed)) {
+    nb::set_leak_warnings(false);
+  }
 }
 }  // namespace exit_gate
 
