@@ -38,7 +38,9 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> Any:
     Options use EnvPool's names: ``num_envs``, ``batch_size`` (< num_envs for
     async mode), ``num_threads``, ``seed``, ``max_episode_steps``,
     ``autoreset_mode`` ("NextStep", "SameStep", "Disabled"),
-    ``thread_affinity_offset``, plus the task's own options.
+    ``thread_affinity_offset``, ``render_mode`` (None, "rgb_array", "human") with
+    ``render_width``/``render_height``/``render_env_id``/``render_camera_id``,
+    plus the task's own options.
     """
     if env_type == "gymnasium":
         return make_gymnasium(task_id, **kwargs)
@@ -49,11 +51,11 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> Any:
     raise ValueError(f"env_type must be one of {_ENV_TYPES}, got {env_type!r}")
 
 
-def make_gymnasium(task_id: str, render_mode: str | None = None, **kwargs: Any) -> Any:
+def make_gymnasium(task_id: str, **kwargs: Any) -> Any:
     """A ``gymnasium.vector.VectorEnv`` over a pool of ``task_id`` envs."""
     from rlpool.gymnasium_env import GymnasiumVectorEnv
 
-    return GymnasiumVectorEnv(make_spec(task_id, **kwargs), render_mode=render_mode)
+    return GymnasiumVectorEnv(make_spec(task_id, **kwargs))
 
 
 def make_gym(task_id: str, **kwargs: Any) -> Any:

@@ -94,6 +94,12 @@ class Arrays:
     action: ArraySpec
     info: tuple[ArraySpec, ...]
     has_discount: bool
+    render_size: tuple[int, int] = (0, 0)
+    """(width, height) the env draws frames at by itself; (0, 0): it does not render."""
+    render_any_size: bool = False
+    """Whether it draws at any requested size (else the engine resizes its frames)."""
+    render_fps: float = 30.0
+    """Frames per second of a video of it (gymnasium's ``metadata["render_fps"]``)."""
 
     @classmethod
     def from_core(cls, d: dict[str, Any]) -> Arrays:
@@ -110,6 +116,9 @@ class Arrays:
             action=ArraySpec.from_core(d["action"]),
             info=tuple(ArraySpec.from_core(a) for a in d["info"]),
             has_discount=bool(d["has_discount"]),
+            render_size=(int(d["render_width"]), int(d["render_height"])),
+            render_any_size=bool(d["render_any_size"]),
+            render_fps=float(d["render_fps"]),
         )
 
     @property

@@ -28,13 +28,16 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
     (and unchanged) for as long as you hold them.
     """
 
-    def __init__(self, spec: EnvSpec, render_mode: str | None = None) -> None:
-        if render_mode is not None:
-            raise ValueError(f"render_mode={render_mode!r} is not supported yet; only None")
+    def __init__(self, spec: EnvSpec) -> None:
         self._init_pool(spec)
-        self.render_mode = None
+        self.render_mode = spec.config["render_mode"]
         self._same_step = spec.config["autoreset_mode"] == "SameStep"
-        self.metadata = {"autoreset_mode": _MODES[spec.config["autoreset_mode"]], "render_modes": []}
+        renders = spec.arrays.render_size != (0, 0)
+        self.metadata = {
+            "autoreset_mode": _MODES[spec.config["autoreset_mode"]],
+            "render_modes": ["rgb_array", "human"] if renders else [],
+            "render_fps": spec.arrays.render_fps,
+        }
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
         self.observation_space = batch_space(self.single_observation_space, self.batch_size)
@@ -75,6 +78,8 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
         # The pool applies the seeds only after it has accepted the reset.
         obs, info = self._pool.reset(env_id, seed_ids, seeds)
         info.pop("_rlpool_final", None)  # async reset is a recv(); a reset has no final rows
+        if self.render_mode == "human":
+            self.render()
         return obs, info
 
     def step(
@@ -84,6 +89,8 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
         result = self._pool.step(actions, env_id)
         if self._same_step:
             unpack_final(result)
+        if self.render_mode == "human" and self.batch_size == self.num_envs:
+            self.render()  # gymnasium's human mode draws after every step
         return result
 
     def recv(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:

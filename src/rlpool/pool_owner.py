@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from rlpool.registry import EnvSpec
+import numpy as np
+
+from rlpool.registry import EnvSpec, check_int
+
+
+class Frames(np.ndarray):
+    """What ``render()`` returns: a ``(len(env_ids), height, width, 3)`` uint8 array of RGB frames.
+
+    A plain ndarray that also counts as a ``Sequence`` of frames, which is what
+    gymnasium's vector wrappers (``RecordVideo``, ``HumanRendering``) check for.
+    """
+
+
+Sequence.register(Frames)
 
 
 class PoolOwner:
@@ -52,7 +66,62 @@ class PoolOwner:
         """Restore env ``env_id`` from ``get_state`` bytes; its next step continues from there."""
         self._pool.set_state(env_id, state)
 
+    def render(self, env_ids: Any = None, camera_id: int | None = None) -> Frames | None:
+        """Draw envs ``env_ids`` (default: the ``render_env_id`` option) from camera ``camera_id``.
+
+        With ``render_mode="rgb_array"``: a ``(len(env_ids), render_height, render_width, 3)``
+        uint8 array (``Frames``). With ``render_mode="human"``: shows the one env's frame in
+        an OpenCV window and returns None.
+        """
+        mode = self.config["render_mode"]
+        if mode is None:
+            raise RuntimeError(
+                "render() needs render_mode='rgb_array' or 'human' when the env is made (render_mode is None)"
+            )
+        if env_ids is None:
+            env_ids = self.config["render_env_id"]
+        ids = [env_ids] if isinstance(env_ids, (int, np.integer)) else env_ids
+        if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
+            raise TypeError(f"env_ids must be an env id or a sequence of them, got {env_ids!r}")
+        ids = [check_int("env_ids", i, 0, self.num_envs - 1) for i in np.asarray(ids).reshape(-1).tolist()]
+        camera = self.config["render_camera_id"] if camera_id is None else check_int("camera_id", camera_id, -1)
+        frames = self._pool.render(ids, self.config["render_width"], self.config["render_height"], camera)
+        if mode == "human":
+            if len(ids) != 1:
+                raise ValueError(f"render_mode='human' shows one env; got env_ids {ids}")
+            self._show(frames[0])
+            return None
+        return frames.view(Frames)
+
+    def _show(self, frame: np.ndarray) -> None:
+        """Show ``frame`` in this pool's OpenCV window (render_mode="human")."""
+        try:
+            import cv2
+        except ImportError as e:
+            raise RuntimeError(
+                "render_mode='human' needs OpenCV with a GUI: pip install 'rlpool[render]' (opencv-python)"
+            ) from e
+        name = f"rlpool {self.spec.id}"
+        try:
+            cv2.imshow(name, np.ascontiguousarray(frame[:, :, ::-1]))  # OpenCV wants BGR
+            cv2.waitKey(1)
+        except cv2.error as e:
+            raise RuntimeError(
+                f"render_mode='human' could not open an OpenCV window ({e}); it needs a display and an OpenCV "
+                "built with a GUI (opencv-python, not opencv-python-headless)"
+            ) from e
+        self._window = name
+
     def _close_pool(self) -> None:
         """Stop the worker threads; calling it again (or after a failed ``_init_pool``) does nothing."""
+        window = getattr(self, "_window", None)
+        if window is not None:
+            self._window = None
+            import cv2
+
+            try:
+                cv2.destroyWindow(window)
+            except cv2.error:
+                pass  # already closed by the user
         if hasattr(self, "_pool") and not self._pool.closed:  # no _pool when __init__ failed
             self._pool.close()

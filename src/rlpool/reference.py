@@ -66,6 +66,12 @@ POOL_OPTION_DOCS: dict[str, str] = {
     "gym_reset_return_info": "EnvPool's option: whether the old gym API's `reset()` also returns `info` "
     "(see `rlpool.compat.envpool_legacy`).",
     "reward_threshold": "The return at which the task counts as solved (None: the task's own).",
+    "render_mode": "None, `'rgb_array'` (`render()` returns frames) or `'human'` (`render()` shows one in an "
+    "OpenCV window; the gymnasium face also after every step).",
+    "render_env_id": "The env (or a sequence of envs) `render()` draws when it is given no `env_ids`.",
+    "render_width": "Width of a rendered frame, fixed at creation (None: the task's own size).",
+    "render_height": "Height of a rendered frame, fixed at creation (None: the task's own size).",
+    "render_camera_id": "The camera `render()` draws from when it is given none (-1: the task's default view).",
 }
 """One line per pool option (``rlpool.registry.POOL_OPTIONS``), which every task takes."""
 

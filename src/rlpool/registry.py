@@ -32,7 +32,14 @@ POOL_OPTIONS: dict[str, Any] = {
     "max_num_players": 1,
     "gym_reset_return_info": True,
     "reward_threshold": None,
+    "render_mode": None,
+    "render_env_id": 0,
+    "render_width": None,
+    "render_height": None,
+    "render_camera_id": -1,
 }
+
+RENDER_MODES: tuple[str | None, ...] = (None, "rgb_array", "human")
 
 
 @dataclass(frozen=True)
@@ -373,6 +380,11 @@ class EnvSpec:
             raise TypeError(f"reward_threshold must be a number or None, got {threshold!r}")
         self.seeds = seeds_for(pool["seed"], num_envs)
         env_config = {k: _coerce(k, kwargs[k], env_options[k]) if k in kwargs else env_options[k] for k in env_options}
+        # The render size reaches the envs too (0: the env's own): an env with pixel observations draws at it.
+        for key in ("render_width", "render_height"):
+            if pool[key] is not None:
+                check_int(key, pool[key], 1, 16384)
+            env_config.setdefault(key, 0 if pool[key] is None else int(pool[key]))
         if t.prepare is not None:
             env_config.update(t.prepare(env_config))
         self.env_config = env_config
@@ -402,6 +414,33 @@ class EnvSpec:
         }
         self.arrays = Arrays.from_core(_core.env_spec(t.env_type, env_config))
         """The arrays the task's env writes (observation, action, info), typed; every API face reads these."""
+        self.config.update(self._render_options(pool, num_envs))
+
+    def _render_options(self, pool: dict[str, Any], num_envs: int) -> dict[str, Any]:
+        """The render options checked, with the render size resolved (None: the env's own)."""
+        mode = pool["render_mode"]
+        if mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES}, got {mode!r}")
+        native = self.arrays.render_size
+        if mode is not None and native == (0, 0):
+            raise ValueError(f"{self.id} does not render: render_mode must be None, got {mode!r}")
+        env_id = pool["render_env_id"]
+        ids = [env_id] if isinstance(env_id, (int, np.integer)) else env_id
+        if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
+            raise TypeError(f"render_env_id must be an env id or a sequence of them, got {env_id!r}")
+        ids = [check_int("render_env_id", i, 0, num_envs - 1) for i in ids]
+        if not ids:
+            raise ValueError("render_env_id selects no env")
+        camera = check_int("render_camera_id", pool["render_camera_id"], -1)
+        width = native[0] if pool["render_width"] is None else int(pool["render_width"])
+        height = native[1] if pool["render_height"] is None else int(pool["render_height"])
+        return {
+            "render_mode": mode,
+            "render_env_id": env_id if isinstance(env_id, (int, np.integer)) else tuple(ids),
+            "render_width": width,
+            "render_height": height,
+            "render_camera_id": camera,
+        }
 
     @property
     def reward_threshold(self) -> float | None:

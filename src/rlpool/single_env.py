@@ -24,14 +24,17 @@ class SingleEnv(PoolOwner, gymnasium.Env):
 
     metadata: dict[str, Any] = {"render_modes": []}
 
-    def __init__(self, task_id: str, render_mode: str | None = None, **options: Any) -> None:
-        if render_mode is not None:
-            raise ValueError(f"render_mode={render_mode!r} is not supported yet; only None")
+    def __init__(self, task_id: str, **options: Any) -> None:
         fixed = sorted(set(options) & set(_FIXED))
         if fixed:
             raise ValueError(f"{fixed} are fixed for a single env (one env, autoreset disabled); do not pass them")
         self._init_pool(EnvSpec(task_id, num_envs=1, autoreset_mode="Disabled", **options))
-        self.render_mode = None
+        self.render_mode = self.config["render_mode"]
+        renders = self.spec.arrays.render_size != (0, 0)
+        self.metadata = {
+            "render_modes": ["rgb_array", "human"] if renders else [],
+            "render_fps": self.spec.arrays.render_fps,
+        }
         self.observation_space = self.spec.observation_space
         self.action_space = self.spec.action_space
         self._kind = self.spec.arrays.obs_kind
@@ -49,6 +52,11 @@ class SingleEnv(PoolOwner, gymnasium.Env):
         """One step; after an episode ends, call ``reset()`` before stepping again."""
         obs, reward, terminated, truncated, info = self._pool.step(np.asarray(action)[None])
         return self._row(obs), float(reward[0]), bool(terminated[0]), bool(truncated[0]), _info_row(info)
+
+    def render(self, env_ids: Any = None, camera_id: int | None = None) -> Any:  # type: ignore[override]
+        """The env's frame: ``(render_height, render_width, 3)`` uint8, or None in ``"human"`` mode (shown)."""
+        frames = super().render(env_ids, camera_id)
+        return None if frames is None else np.asarray(frames[0])
 
     def close(self) -> None:
         """Stop the env's worker thread; calling it again does nothing."""

@@ -358,6 +358,23 @@ class PyPool {
     return nb::bytes(s.data(), s.size());
   }
 
+  // Frames of `env_ids` as a new (len, height, width, 3) uint8 array.
+  nb::object render(const std::vector<int>& env_ids, int width, int height, int camera_id) {
+    Guard g(this);
+    if (width <= 0 || height <= 0 || width > 16384 || height > 16384) {
+      throw nb::value_error(("render size must be in [1, 16384], got " + std::to_string(width) + "x" +
+                             std::to_string(height)).c_str());
+    }
+    const nb::module_ np = nb::module_::import_("numpy");
+    nb::object frames = np.attr("empty")(nb::make_tuple(env_ids.size(), height, width, 3), "uint8");
+    auto view = nb::cast<nb::ndarray<std::uint8_t, nb::c_contig, nb::device::cpu>>(frames);
+    {
+      const ReleasedGil release;
+      pool_->render(env_ids, width, height, camera_id, view.data());
+    }
+    return frames;
+  }
+
   void set_state(int env_id, nb::bytes state) {
     Guard g(this);
     pool_->check_env_ids({env_id}, true);
@@ -1089,6 +1106,10 @@ nb::dict env_spec(const std::string& env_type, const std::map<std::string, Optio
   d["has_discount"] = s.has_discount;
   d["action"] = array_spec_dict(s.action);
   d["info"] = info;
+  d["render_width"] = s.render_width;
+  d["render_height"] = s.render_height;
+  d["render_any_size"] = s.render_any_size;
+  d["render_fps"] = s.render_fps;
   return d;
 }
 
@@ -1137,6 +1158,8 @@ NB_MODULE(_rlpool_core, m) {
       .def("seed", &PyPool::seed, "env_id"_a, "seeds"_a)
       .def("get_state", &PyPool::get_state, "env_id"_a)
       .def("set_state", &PyPool::set_state, "env_id"_a, "state"_a)
+      .def("render", &PyPool::render, "env_ids"_a, "width"_a, "height"_a, "camera_id"_a,
+           "Frames of env_ids as a new (len(env_ids), height, width, 3) uint8 array.")
       .def("close", &PyPool::close)
       .def("xla_handle", &PyPool::xla_handle, "The bytes of this pool's XLA handle (see rlpool.xla).")
       .def("fields", &PyPool::fields, "A batch's fields in layout order: (name, dtype, per-env shape).")

@@ -68,6 +68,14 @@ struct EnvSpec {
   // TimeStep: e.g. Atari's zero_discount_on_life_loss. Without it the
   // discount is 0 on termination and 1 otherwise.
   bool has_discount = false;
+  // Rendering (render_mode="rgb_array"/"human", Env::render): the frame size
+  // the env draws at by itself, 0 x 0 where it does not render. An env with
+  // render_any_size draws at any requested size (MuJoCo's renderer); for the
+  // others the engine draws at this size and resizes (render.h).
+  int render_width = 0;
+  int render_height = 0;
+  bool render_any_size = false;
+  double render_fps = 30.0;  // gymnasium's metadata["render_fps"]: frames per second of a video
 
   bool discrete_action() const { return action.dtype == DType::kInt64; }
 };
@@ -173,6 +181,16 @@ struct Output {
   }
 };
 
+// One frame an env draws: `rgb` is height x width x 3 uint8, row-major, top
+// row first (what gymnasium's rgb_array is). `camera_id` is the caller's,
+// -1 meaning the env's default view; an env with one view ignores it.
+struct Frame {
+  int width;
+  int height;
+  int camera_id;
+  std::uint8_t* rgb;
+};
+
 class Env {
  public:
   virtual ~Env() = default;
@@ -192,6 +210,10 @@ class Env {
   // holds an outside resource (ViZDoom's engine process) ends it here rather
   // than when Python collects the pool. No other call follows it.
   virtual void close() {}
+  // Draw the env's current state (EnvSpec::render_width/height says the
+  // size; only envs with render_any_size are asked for other sizes).
+  // Called between steps, never while the env is stepping, on any thread.
+  virtual void render(const Frame& /*frame*/) { throw std::logic_error("this env does not render"); }
   // Snapshot and restore of the dynamic state, as raw bytes. Optional.
   virtual std::string get_state() const { throw std::logic_error("this env does not support get_state"); }
   virtual void set_state(std::string_view /*state*/) { throw std::logic_error("this env does not support set_state"); }

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "render.h"
+
 namespace rlpool {
 
 namespace {
@@ -449,6 +451,41 @@ void Pool::rethrow_task_error() {
   }
   if (oom) throw OutOfMemory(message);
   throw std::runtime_error(message);
+}
+
+void Pool::render(const std::vector<int>& env_ids, int width, int height, int camera_id, std::uint8_t* rgb) {
+  if (spec_.render_width <= 0 || spec_.render_height <= 0) throw std::invalid_argument("this env does not render");
+  if (width <= 0 || height <= 0) {
+    throw std::invalid_argument("render size must be positive, got " + std::to_string(width) + "x" +
+                                std::to_string(height));
+  }
+  for (int id : env_ids) {
+    if (id < 0 || id >= num_envs()) {
+      throw std::out_of_range("env_id " + std::to_string(id) + " is out of range [0, " + std::to_string(num_envs()) +
+                              ")");
+    }
+    const auto& e = envs_[static_cast<std::size_t>(id)];
+    if (e.in_flight) {
+      throw std::invalid_argument("env_id " + std::to_string(id) +
+                                  " is in flight (sent, not yet received): render it after recv() returns it");
+    }
+    if (step_refusal(e.episode) == StepRefusal::kNeverReset) {
+      throw std::invalid_argument("env_id " + std::to_string(id) + " has not been reset: call reset() first");
+    }
+  }
+  const bool direct = spec_.render_any_size || (width == spec_.render_width && height == spec_.render_height);
+  const std::size_t frame_bytes = static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3;
+  if (!direct) render_scratch_.resize(static_cast<std::size_t>(spec_.render_width) * spec_.render_height * 3);
+  for (std::size_t i = 0; i < env_ids.size(); ++i) {
+    std::uint8_t* out = rgb + i * frame_bytes;
+    Env& env = *envs_[static_cast<std::size_t>(env_ids[i])].env;
+    if (direct) {
+      env.render(Frame{width, height, camera_id, out});
+    } else {
+      env.render(Frame{spec_.render_width, spec_.render_height, camera_id, render_scratch_.data()});
+      resize_rgb(render_scratch_.data(), spec_.render_width, spec_.render_height, out, width, height);
+    }
+  }
 }
 
 std::string Pool::get_state(int env_id) const {

@@ -112,6 +112,12 @@ class Pool {
   std::size_t ring_size() const { return ring_.size(); }
   void set_ring_block(std::size_t i, std::shared_ptr<Block> block);
 
+  // Draws `env_ids` (each reset at least once, none in flight) into `rgb`, one
+  // height x width x 3 frame after another, at EnvSpec's render size or, for an
+  // env with render_any_size, at any size (others are resized: render.h).
+  // Runs on the calling thread; the bindings release the GIL around it.
+  void render(const std::vector<int>& env_ids, int width, int height, int camera_id, std::uint8_t* rgb);
+
   void seed(int env_id, std::uint64_t seed) { envs_[static_cast<std::size_t>(env_id)].rng.seed_with(seed); }
   std::string get_state(int env_id) const;
   void set_state(int env_id, std::string_view state);
@@ -155,6 +161,7 @@ class Pool {
   std::vector<int> all_ids_;
   mutable std::vector<bool> seen_scratch_;
   bool first_step_resets_ = false;
+  std::vector<std::uint8_t> render_scratch_;  // a frame at the env's own size, before resizing
   std::vector<std::byte> actions_;
   std::size_t action_stride_ = 0;
   std::unique_ptr<Block> staging_;  // async: one row per env

@@ -99,9 +99,6 @@ ENVPOOL_CONFIG_KEYS = (
 _ENV_TYPES = ("dm", "gym", "gymnasium")
 _INT32 = 2**31
 _BASE_PATH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_RENDER_OPTIONS = ("render_env_id", "render_width", "render_height", "render_camera_id")
-
-
 class EnvPoolError(ValueError, AssertionError):
     """A bad argument, raised where EnvPool raises ``AssertionError``: catchable as either type.
 
@@ -186,12 +183,8 @@ def resolve_spec(
 ) -> EnvSpec:
     """Translate EnvPool options (``seed``/``env_seed``, ``base_path``, ...) into rlpool's and build the spec."""
     opts = dict(kwargs)
-    render_mode = opts.pop("render_mode", None)
-    if render_mode is not None or opts.pop("from_pixels", False):
-        raise ValueError("rendering (render_mode / from_pixels) is not supported by rlpool yet")
-    for key in _RENDER_OPTIONS:
-        if key in opts:
-            raise ValueError(f"{key} is a rendering option; rendering is not supported by rlpool yet")
+    if opts.get("from_pixels") is False:
+        opts.pop("from_pixels")  # EnvPool takes from_pixels=False for every task
     base_path = opts.pop("base_path", _BASE_PATH)
     if not isinstance(base_path, str):
         raise TypeError(f"base_path must be a str, got {base_path!r}")
@@ -242,7 +235,8 @@ def resolve_spec(
         "max_episode_steps": c["max_episode_steps"],
         "reward_threshold": c["reward_threshold"],
         # Options named "_..." are fixed at registration (e.g. a Python env's compiled functions): not config.
-        **{k: v for k, v in rl.env_config.items() if not k.startswith("_")},
+        # (the render size every env is given is a pool option: not in EnvPool's config).
+        **{k: v for k, v in rl.env_config.items() if not k.startswith("_") and k not in registry.POOL_OPTIONS},
         "autoreset_mode": c["autoreset_mode"],
     }
     if rl.task.env_type == "Atari":
@@ -1018,10 +1012,6 @@ class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
         """Wait for the next batch; ``reset=True`` returns ``(obs, info)`` as EnvPool's does."""
         result = self._to(self._pool.recv())
         return (result[0], result[4]) if reset else result
-
-    def render(self, *args: Any, **kwargs: Any) -> Any:
-        """Rendering is not supported yet."""
-        raise RuntimeError("render_mode must be set when creating the env; rlpool does not support rendering yet")
 
     def _to(self, result: tuple) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         if self._plain:

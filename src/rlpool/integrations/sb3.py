@@ -115,6 +115,19 @@ class RlpoolVecEnv(PoolOwner, VecEnv):
         """Stop the worker threads; calling it again does nothing."""
         self._close_pool()
 
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        """Every env's frame (SB3's ``render()`` tiles them); needs ``render_mode="rgb_array"``."""
+        if self.config["render_mode"] != "rgb_array":
+            return [None] * self.num_envs
+        c = self.config
+        frames = self._pool.render(list(range(self.num_envs)), c["render_width"], c["render_height"],
+                                   c["render_camera_id"])
+        return list(frames)
+
+    def render(self, mode: str | None = None) -> np.ndarray | None:  # type: ignore[override]
+        """SB3's ``VecEnv.render``: the envs' frames tiled into one image (or shown with OpenCV)."""
+        return VecEnv.render(self, mode)
+
     # ------------------------------------------------------------------ attributes and methods
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
@@ -151,9 +164,11 @@ class RlpoolVecEnv(PoolOwner, VecEnv):
         if name in self._env_attrs[i]:
             return self._env_attrs[i][name]
         if name == "render_mode":
-            return None
+            return self.config["render_mode"]
         if name == "metadata":
-            return {"render_modes": []}
+            renders = self.spec.arrays.render_size != (0, 0)
+            modes = ["rgb_array", "human"] if renders else []
+            return {"render_modes": modes, "render_fps": self.spec.arrays.render_fps}
         if name == "reward_range":
             return (-float("inf"), float("inf"))
         if name == "spec":

@@ -27,6 +27,7 @@
 #include "ale/ale_interface.hpp"
 #include "ale/emucore/MD5.hxx"
 #include "env.h"
+#include "render.h"
 #include "resize.h"
 
 namespace rlpool::atari {
@@ -175,6 +176,10 @@ EnvSpec make_spec(const Config& config) {
       .info = info_entries(),
       // dm_env's discount is 0 on a lost life, as EnvPool's (the episode goes on).
       .has_discount = o.zero_discount_on_life_loss,
+      // ALE's RGB screen, 160 x 210 as EnvPool renders it (render() explains taller games).
+      .render_width = kRawWidth,
+      .render_height = kRawHeight,
+      .render_any_size = true,
   };
 }
 
@@ -320,6 +325,22 @@ class AtariEnv final : public Env {
     out += ring;
     out += emu;
     return out;
+  }
+
+  // ALE's getScreenRGB. Asked for 160 columns and no more rows than the
+  // game's screen has, the frame is its top rows, bitwise (at the default
+  // 160 x 210, EnvPool's crop of the taller games); any other size is the
+  // whole screen resized.
+  void render(const Frame& frame) override {
+    if (!ale_) throw std::logic_error("reset the env before rendering it");
+    std::vector<unsigned char> rgb;
+    ale_->getScreenRGB(rgb);
+    const int screen_h = static_cast<int>(ale_->getScreen().height());
+    if (frame.width == kRawWidth && frame.height <= screen_h) {
+      std::memcpy(frame.rgb, rgb.data(), static_cast<std::size_t>(frame.height) * kRawWidth * 3);
+    } else {
+      resize_rgb(rgb.data(), kRawWidth, screen_h, frame.rgb, frame.width, frame.height);
+    }
   }
 
   void set_state(std::string_view bytes) override {
