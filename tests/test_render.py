@@ -84,6 +84,8 @@ def test_render_api_checks() -> None:
         env.render(env_ids=[3])
     with pytest.raises(TypeError, match="env_ids"):
         env.render(env_ids="0")
+    with pytest.raises(ValueError, match="camera_id"):
+        env.render(camera_id=-2)
     assert env.metadata["render_modes"] == ["rgb_array", "human"]
     env.close()
     with pytest.raises(RuntimeError, match="closed"):
@@ -98,6 +100,14 @@ def test_render_api_checks() -> None:
         rlpool.make("Pong-v5", render_mode="rgb_array", render_width=0)
     with pytest.raises(ValueError, match="render_env_id"):
         rlpool.make("Pong-v5", num_envs=2, render_mode="rgb_array", render_env_id=2)
+    with pytest.raises(ValueError, match="selects no env"):
+        rlpool.make("Pong-v5", render_mode="rgb_array", render_env_id=[])
+    with pytest.raises(TypeError, match="render_env_id"):
+        rlpool.make("Pong-v5", render_mode="rgb_array", render_env_id="0")
+    with pytest.raises(ValueError, match="render_camera_id"):
+        rlpool.make("Pong-v5", render_mode="rgb_array", render_camera_id=-2)
+    with pytest.raises(TypeError, match="render_height"):
+        rlpool.make("Pong-v5", render_mode="rgb_array", render_height=84.0)
 
 
 def test_render_refuses_envs_in_flight() -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from rlpool.registry import EnvSpec, check_int
+from rlpool.registry import EnvSpec, check_int, env_id_list
 
 
 class Frames(np.ndarray):
@@ -78,12 +78,7 @@ class PoolOwner:
             raise RuntimeError(
                 "render() needs render_mode='rgb_array' or 'human' when the env is made (render_mode is None)"
             )
-        if env_ids is None:
-            env_ids = self.config["render_env_id"]
-        ids = [env_ids] if isinstance(env_ids, (int, np.integer)) else env_ids
-        if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
-            raise TypeError(f"env_ids must be an env id or a sequence of them, got {env_ids!r}")
-        ids = [check_int("env_ids", i, 0, self.num_envs - 1) for i in np.asarray(ids).reshape(-1).tolist()]
+        ids = env_id_list("env_ids", self.config["render_env_id"] if env_ids is None else env_ids, self.num_envs)
         camera = self.config["render_camera_id"] if camera_id is None else check_int("camera_id", camera_id, -1)
         frames = self._pool.render(ids, self.config["render_width"], self.config["render_height"], camera)
         if mode == "human":

@@ -304,6 +304,15 @@ def check_int(name: str, value: Any, low: int, high: int = 2**31 - 1) -> int:
     return int(value)
 
 
+def env_id_list(name: str, value: Any, num_envs: int) -> list[int]:
+    """``value`` (an env id, or a sequence or array of them) as a list of checked ids; else a TypeError/ValueError."""
+    if isinstance(value, (int, np.integer)):
+        value = [value]
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"{name} must be an env id or a sequence of them, got {value!r}")
+    return [check_int(name, i, 0, num_envs - 1) for i in np.asarray(value).reshape(-1).tolist()]
+
+
 def seeds_for(seed: Any, num_envs: int) -> list[int]:
     """EnvPool/gymnasium seeding: an int gives env i ``seed + i``; a list gives one seed per env."""
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
@@ -425,10 +434,7 @@ class EnvSpec:
         if mode is not None and native == (0, 0):
             raise ValueError(f"{self.id} does not render: render_mode must be None, got {mode!r}")
         env_id = pool["render_env_id"]
-        ids = [env_id] if isinstance(env_id, (int, np.integer)) else env_id
-        if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
-            raise TypeError(f"render_env_id must be an env id or a sequence of them, got {env_id!r}")
-        ids = [check_int("render_env_id", i, 0, num_envs - 1) for i in ids]
+        ids = env_id_list("render_env_id", env_id, num_envs)
         if not ids:
             raise ValueError("render_env_id selects no env")
         camera = check_int("render_camera_id", pool["render_camera_id"], -1)
