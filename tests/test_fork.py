@@ -30,9 +30,10 @@ def test_child_drops_inherited_pool_and_exits(task_id, mode):
         import rlpool
         batch = 2 if "{mode}" == "async" else 4
         env = rlpool.make("{task_id}", num_envs=4, batch_size=batch, num_threads=2, seed=0)
-        env.reset()
+        _, info = env.reset()
         if "{mode}" == "async":
-            env.send(np.zeros(2, np.int64), np.array([0, 1]))  # two envs in flight at the fork
+            # the reset returned the first two envs to finish (not always 0 and 1): send those
+            env.send(np.zeros(2, np.int64), info["env_id"])  # two more envs in flight at the fork
         pid = os.fork()
         if pid == 0:
             del env
