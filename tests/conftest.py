@@ -8,6 +8,11 @@ from collections.abc import Iterator
 
 import pytest
 
+# MuJoCo's and dm_control's Python renderers, the references for rlpool's MuJoCo frames, draw through the
+# same off-screen OpenGL as rlpool (OSMesa): chosen before any test module imports them (dm_control picks
+# its backend at import).
+os.environ.setdefault("MUJOCO_GL", "osmesa")
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _sb3_logs_in_a_removed_folder() -> Iterator[None]:

@@ -13,7 +13,8 @@ def _entry(name="obs", dtype="float32", shape=(2,), low=(), high=()):
 
 def _core(obs, kind, action=None):
     action = action or _entry("action", "int64", (), [0], [3])
-    render = {"render_width": 0, "render_height": 0, "render_any_size": False, "render_fps": 30.0}
+    render = {"render_width": 0, "render_height": 0, "render_any_size": False, "render_fps": 30.0,
+              "render_cameras": 0}
     return {"obs": obs, "obs_kind": kind, "action": action, "info": [], "has_discount": False, **render}
 
 

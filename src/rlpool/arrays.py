@@ -100,6 +100,8 @@ class Arrays:
     """Whether it draws at any requested size (else the engine resizes its frames)."""
     render_fps: float = 30.0
     """Frames per second of a video of it (gymnasium's ``metadata["render_fps"]``)."""
+    render_cameras: int = 0
+    """Views besides the default (-1): camera ids ``0 .. render_cameras - 1`` (MuJoCo's fixed cameras)."""
 
     @classmethod
     def from_core(cls, d: dict[str, Any]) -> Arrays:
@@ -118,6 +120,7 @@ class Arrays:
             has_discount=bool(d["has_discount"]),
             render_size=(int(d["render_width"]), int(d["render_height"])),
             render_any_size=bool(d["render_any_size"]),
+            render_cameras=int(d["render_cameras"]),
             render_fps=float(d["render_fps"]),
         )
 

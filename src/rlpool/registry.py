@@ -389,11 +389,12 @@ class EnvSpec:
             raise TypeError(f"reward_threshold must be a number or None, got {threshold!r}")
         self.seeds = seeds_for(pool["seed"], num_envs)
         env_config = {k: _coerce(k, kwargs[k], env_options[k]) if k in kwargs else env_options[k] for k in env_options}
-        # The render size reaches the envs too (0: the env's own): an env with pixel observations draws at it.
+        # The render size and camera reach the envs too (size 0: the env's own): pixel observations use them.
         for key in ("render_width", "render_height"):
             if pool[key] is not None:
                 check_int(key, pool[key], 1, 16384)
             env_config.setdefault(key, 0 if pool[key] is None else int(pool[key]))
+        env_config.setdefault("render_camera_id", check_int("render_camera_id", pool["render_camera_id"], -1))
         if t.prepare is not None:
             env_config.update(t.prepare(env_config))
         self.env_config = env_config
@@ -438,6 +439,12 @@ class EnvSpec:
         if not ids:
             raise ValueError("render_env_id selects no env")
         camera = check_int("render_camera_id", pool["render_camera_id"], -1)
+        cameras = self.arrays.render_cameras
+        if camera >= cameras and (mode is not None or self.env_config.get("from_pixels")):
+            raise ValueError(
+                f"render_camera_id {camera} is out of range: {self.id} has {cameras} camera(s) (ids 0.."
+                f"{cameras - 1}), and -1 is its default view"
+            )
         width = native[0] if pool["render_width"] is None else int(pool["render_width"])
         height = native[1] if pool["render_height"] is None else int(pool["render_height"])
         return {

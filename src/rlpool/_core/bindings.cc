@@ -1110,6 +1110,7 @@ nb::dict env_spec(const std::string& env_type, const std::map<std::string, Optio
   d["render_height"] = s.render_height;
   d["render_any_size"] = s.render_any_size;
   d["render_fps"] = s.render_fps;
+  d["render_cameras"] = s.render_cameras;
   return d;
 }
 

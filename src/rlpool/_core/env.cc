@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "pixels.h"
+
 namespace rlpool {
 
 std::size_t dtype_size(DType dtype) {
@@ -105,6 +107,7 @@ std::map<std::string, EnvType>& registry() {
 }  // namespace
 
 bool register_env_type(EnvType type) {
+  type = with_pixel_observations(std::move(type));  // an identity unless it has from_pixels
   auto name = type.name;
   if (!registry().emplace(name, std::move(type)).second) {
     throw std::logic_error("env type '" + name + "' registered twice");

@@ -76,6 +76,9 @@ struct EnvSpec {
   int render_height = 0;
   bool render_any_size = false;
   double render_fps = 30.0;  // gymnasium's metadata["render_fps"]: frames per second of a video
+  // The views a caller may pick besides the default (-1): camera ids
+  // 0..render_cameras-1 (MuJoCo's fixed cameras); 0 for one-view envs.
+  int render_cameras = 0;
 
   bool discrete_action() const { return action.dtype == DType::kInt64; }
 };
@@ -111,6 +114,7 @@ class Config {
   std::int64_t get_int(const std::string& name) const { return get<std::int64_t>(name); }
   double get_double(const std::string& name) const { return get<double>(name); }
   const std::string& get_string(const std::string& name) const { return get<std::string>(name); }
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
 
   // Options that have a valid range: the value, else std::invalid_argument
   // (a ValueError in Python) naming the option, the range and the value.

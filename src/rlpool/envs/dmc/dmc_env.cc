@@ -7,6 +7,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "pixels.h"
+
 namespace rlpool::dmc {
 
 namespace {
@@ -85,7 +87,7 @@ std::shared_ptr<const mjModel> load_model(const Config& config) {
 }
 
 std::vector<Option> base_options(const std::string& default_task) {
-  return {
+  std::vector<Option> options = {
       {"task_name", default_task, "dm_control task of the domain"},
       {"frame_skip", std::int64_t{1}, "control steps per env step (the action repeats; rewards add up)"},
       // Read in Python (rlpool.envs.dmc), where it sets the default max_episode_steps.
@@ -94,6 +96,8 @@ std::vector<Option> base_options(const std::string& default_task) {
        "ceil(time_limit / (control timestep * frame_skip)) unless given"},
       {"_model_file", std::string(), "dm_control's compiled model of the task, as MJB (set by rlpool.envs.dmc)"},
   };
+  for (Option& o : pixel_options()) options.push_back(std::move(o));
+  return options;
 }
 
 EnvSpec make_spec(const mjModel* m, const std::vector<ObsEntry>& obs, const std::vector<std::string>& scalar_infos) {
@@ -127,8 +131,23 @@ std::string task_name(const Config& config, const std::vector<std::string>& task
 std::function<EnvSpec(const Config&)> model_spec(ModelSpec spec) {
   return [spec](const Config& config) {
     frame_skip_of(config);
-    return spec(load_model(config).get(), config);
+    const auto model = load_model(config);
+    EnvSpec s = spec(model.get(), config);
+    // dm_control's Physics.render: 320 x 240 by default, any size on request.
+    s.render_width = 320;
+    s.render_height = 240;
+    s.render_any_size = true;
+    s.render_cameras = model->ncam;
+    return s;
   };
+}
+
+void DmcEnv::render(const Frame& frame) {
+  if (!renderer_) {
+    renderer_ = std::make_unique<mujoco::Renderer>(m_);
+    api().defaultFreeCamera(m_, &free_camera_);  // dm_control's camera_id=-1
+  }
+  renderer_->draw(m_, d_, mujoco::camera_for(m_, frame.camera_id, free_camera_), frame);
 }
 
 namespace {

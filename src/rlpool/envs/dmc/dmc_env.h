@@ -105,6 +105,9 @@ class DmcEnv : public Env {
   // set_state then runs mj_forward with actuation off, as after a reset.
   std::string get_state() const override;
   void set_state(std::string_view bytes) override;
+  // dm_control's Physics.render: camera -1 is the free camera of
+  // mjv_defaultFreeCamera, others the model's fixed cameras.
+  void render(const Frame& frame) override;
 
  protected:
   // n_sub_steps: physics steps per control step (dm_control's
@@ -160,6 +163,8 @@ class DmcEnv : public Env {
   std::vector<std::pair<double*, int>> task_state_;
   std::vector<std::pair<float*, int>> task_state_f32_;
   std::vector<int> warnings_before_;
+  std::unique_ptr<mujoco::Renderer> renderer_;  // made by the first render()
+  mjvCamera free_camera_{};
 };
 
 // DmcEnv's writes_model argument, for readability at the call site.

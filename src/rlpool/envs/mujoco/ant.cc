@@ -68,7 +68,9 @@ std::vector<Option> common_options() {
 class Ant final : public MujocoEnv {
  public:
   Ant(const Config& c, bool v5)
-      : MujocoEnv(c), v5_(v5), p_(c, v5), main_body_(main_body(m_, c, v5)), info_(spec(m_, c, v5)) {}
+      : MujocoEnv(c), v5_(v5), p_(c, v5), main_body_(main_body(m_, c, v5)), info_(spec(m_, c, v5)) {
+    camera_config_.distance = 4.0;  // gymnasium's DEFAULT_CAMERA_CONFIG
+  }
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();

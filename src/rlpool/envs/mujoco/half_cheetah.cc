@@ -17,7 +17,9 @@ EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
 
 class HalfCheetah final : public MujocoEnv {
  public:
-  HalfCheetah(const Config& c, bool v5) : MujocoEnv(c), p_(c), info_(spec(m_, c, v5), v5) {}
+  HalfCheetah(const Config& c, bool v5) : MujocoEnv(c), p_(c), info_(spec(m_, c, v5), v5) {
+    camera_config_.distance = 4.0;  // gymnasium's DEFAULT_CAMERA_CONFIG
+  }
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();

@@ -10,7 +10,9 @@ class Hopper final : public PlanarWalker {
   Hopper(const Config& c, bool v5)
       : PlanarWalker(c, v5, "Hopper"),
         healthy_state_min_(c.get_bound("healthy_state_min")),
-        healthy_state_max_(c.get_bound("healthy_state_max")) {}
+        healthy_state_max_(c.get_bound("healthy_state_max")) {
+    camera_config_ = {.distance = 3.0, .elevation = -20.0, .azimuth = {}, .lookat = {{0.0, 0.0, 1.15}}};  // gymnasium's
+  }
 
  private:
   bool is_healthy() const override {

@@ -51,6 +51,7 @@ EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
 class Humanoid final : public MujocoEnv {
  public:
   Humanoid(const Config& c, bool v5) : MujocoEnv(c), v5_(v5), p_(c, v5), info_(spec(m_, c, v5), v5) {
+    camera_config_ = {.distance = 4.0, .elevation = -20.0, .azimuth = {}, .lookat = {{0.0, 0.0, 2.0}}};  // gymnasium's
     for (int b = 0; b < m_->nbody; ++b) total_mass_ += m_->body_mass[b];
   }
 

@@ -40,7 +40,9 @@ EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
 
 class HumanoidStandup final : public MujocoEnv {
  public:
-  HumanoidStandup(const Config& c, bool v5) : MujocoEnv(c), p_(c, v5), info_(spec(m_, c, v5)) {}
+  HumanoidStandup(const Config& c, bool v5) : MujocoEnv(c), p_(c, v5), info_(spec(m_, c, v5)) {
+    camera_config_ = {.distance = 4.0, .elevation = -20.0, .azimuth = {}, .lookat = {{0.0, 0.0, 0.8925}}};  // gymnasium's
+  }
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();

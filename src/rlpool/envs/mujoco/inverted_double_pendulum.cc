@@ -28,7 +28,10 @@ EnvSpec spec(const mjModel* m, const Config& c, bool v5) {
 
 class InvertedDoublePendulum final : public MujocoEnv {
  public:
-  InvertedDoublePendulum(const Config& c, bool v5) : MujocoEnv(c), v5_(v5), p_(c, v5), info_(spec(m_, c, v5)) {}
+  InvertedDoublePendulum(const Config& c, bool v5) : MujocoEnv(c), v5_(v5), p_(c, v5), info_(spec(m_, c, v5)) {
+    // gymnasium's DEFAULT_CAMERA_CONFIG, which its v5 no longer passes (default_camera_config=None)
+    if (!v5) camera_config_ = {.distance = 4.1225, .elevation = {}, .azimuth = {}, .lookat = {{0.0, 0.0, 0.1225}}};
+  }
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();

@@ -22,7 +22,9 @@ class InvertedPendulum final : public MujocoEnv {
       : MujocoEnv(c),
         v5_(v5),
         reset_noise_scale_(reset_noise_scale(c, v5)),
-        reward_survive_(find_info(spec(m_, c, v5).info, "reward_survive")) {}
+        reward_survive_(find_info(spec(m_, c, v5).info, "reward_survive")) {
+    camera_config_.distance = 2.04;  // gymnasium's DEFAULT_CAMERA_CONFIG
+  }
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();

@@ -13,6 +13,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "pixels.h"
+
 namespace rlpool::mujoco {
 
 namespace {
@@ -102,6 +104,21 @@ Api load_api() {
   resolve(lib, "mj_objectVelocity", a.objectVelocity);
   resolve(lib, "mj_jacBody", a.jacBody);
   resolve(lib, "mj_resetDataKeyframe", a.resetDataKeyframe);
+  resolve(lib, "mjv_defaultScene", a.defaultScene);
+  resolve(lib, "mjv_makeScene", a.makeScene);
+  resolve(lib, "mjv_freeScene", a.freeScene);
+  resolve(lib, "mjv_defaultCamera", a.defaultCamera);
+  resolve(lib, "mjv_defaultFreeCamera", a.defaultFreeCamera);
+  resolve(lib, "mjv_defaultOption", a.defaultOption);
+  resolve(lib, "mjv_defaultPerturb", a.defaultPerturb);
+  resolve(lib, "mjv_updateScene", a.updateScene);
+  resolve(lib, "mjr_defaultContext", a.defaultContext);
+  resolve(lib, "mjr_makeContext", a.makeContext);
+  resolve(lib, "mjr_freeContext", a.freeContext);
+  resolve(lib, "mjr_setBuffer", a.setBuffer);
+  resolve(lib, "mjr_resizeOffscreen", a.resizeOffscreen);
+  resolve(lib, "mjr_render", a.render);
+  resolve(lib, "mjr_readPixels", a.readPixels);
   // The structs are laid out as the headers say only for the same version:
   // checked before any of MuJoCo's global settings below is touched (a failed
   // load is retried, and must not install the log handler over itself).
@@ -206,10 +223,12 @@ std::shared_ptr<const mjModel> load_model(const std::string& xml_file) {
 }
 
 std::vector<Option> base_options(std::int64_t frame_skip) {
-  return {
+  std::vector<Option> options = {
       {"xml_file", std::string(), "MuJoCo XML model (default: gymnasium's asset for the task)"},
       {"frame_skip", frame_skip, "MuJoCo steps per env step"},
   };
+  for (Option& o : pixel_options()) options.push_back(std::move(o));
+  return options;
 }
 
 void require(bool ok, const std::string& message) {
@@ -222,13 +241,29 @@ int body_id(const mjModel* m, const std::string& name, const std::string& xml_fi
   return id;
 }
 
+void MujocoEnv::render(const Frame& frame) {
+  if (!renderer_) {
+    renderer_ = std::make_unique<Renderer>(m_);
+    free_camera_ = gymnasium_camera(m_, d_, camera_config_);
+  }
+  renderer_->draw(m_, d_, camera_for(m_, frame.camera_id, free_camera_), frame);
+}
+
 std::function<EnvSpec(const Config&)> model_spec(ModelSpec spec, bool v5) {
   return [spec, v5](const Config& config) {
-    frame_skip_of(config);
+    const int frame_skip = frame_skip_of(config);
     const std::string& xml_file = config.get_string("xml_file");
     const auto model = load_model(xml_file);
     try {
-      return spec(model.get(), config, v5);
+      EnvSpec s = spec(model.get(), config, v5);
+      // gymnasium's MujocoEnv: 480 x 480 by default, any size on request;
+      // metadata["render_fps"] is round(1 / dt).
+      s.render_width = 480;
+      s.render_height = 480;
+      s.render_any_size = true;
+      s.render_cameras = model->ncam;
+      s.render_fps = std::round(1.0 / (model->opt.timestep * frame_skip));
+      return s;
     } catch (const std::invalid_argument& e) {
       const std::string message = e.what();
       if (message.find(xml_file) != std::string::npos) throw;

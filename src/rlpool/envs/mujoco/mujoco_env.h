@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "env.h"
+#include "renderer.h"
 
 namespace rlpool::mujoco {
 
@@ -93,6 +94,22 @@ struct Api {
   Guarded<decltype(&::mj_objectVelocity)> objectVelocity;
   Guarded<decltype(&::mj_jacBody)> jacBody;
   Guarded<decltype(&::mj_resetDataKeyframe)> resetDataKeyframe;
+  // The renderer (renderer.h): abstract visualisation and OpenGL rendering.
+  decltype(&::mjv_defaultScene) defaultScene;
+  Guarded<decltype(&::mjv_makeScene)> makeScene;
+  decltype(&::mjv_freeScene) freeScene;
+  decltype(&::mjv_defaultCamera) defaultCamera;
+  decltype(&::mjv_defaultFreeCamera) defaultFreeCamera;
+  decltype(&::mjv_defaultOption) defaultOption;
+  decltype(&::mjv_defaultPerturb) defaultPerturb;
+  Guarded<decltype(&::mjv_updateScene)> updateScene;
+  decltype(&::mjr_defaultContext) defaultContext;
+  Guarded<decltype(&::mjr_makeContext)> makeContext;
+  decltype(&::mjr_freeContext) freeContext;
+  Guarded<decltype(&::mjr_setBuffer)> setBuffer;
+  Guarded<decltype(&::mjr_resizeOffscreen)> resizeOffscreen;
+  Guarded<decltype(&::mjr_render)> render;
+  Guarded<decltype(&::mjr_readPixels)> readPixels;
 };
 
 // Resolves the API on first use; throws std::runtime_error saying what to
@@ -189,6 +206,9 @@ class MujocoEnv : public Env {
   // gymnasium's MujocoEnv.set_state (qpos and qvel, then mj_forward).
   std::string get_state() const override;
   void set_state(std::string_view bytes) override;
+  // gymnasium's rgb_array: camera -1 is its free camera with the task's
+  // default_camera_config (camera_config_), set up at the first frame.
+  void render(const Frame& frame) override;
 
  protected:
   explicit MujocoEnv(const Config& config);
@@ -216,6 +236,11 @@ class MujocoEnv : public Env {
   std::vector<double> init_qpos_;  // qpos0, as gymnasium's init_qpos
   std::vector<double> init_qvel_;  // zeros
   std::vector<double> scratch_;    // nq + nv doubles for resets
+  CameraConfig camera_config_;     // the task's DEFAULT_CAMERA_CONFIG (set by its constructor)
+
+ private:
+  std::unique_ptr<Renderer> renderer_;  // made by the first render()
+  mjvCamera free_camera_{};
 };
 
 // A task's spec, from the compiled model its env will use.

@@ -39,7 +39,9 @@ class Pusher final : public MujocoEnv {
         tips_arm_(body_id(m_, "tips_arm", xml_file_)),
         object_(body_id(m_, "object", xml_file_)),
         goal_(body_id(m_, "goal", xml_file_)),
-        info_(spec(m_, c, v5)) {}
+        info_(spec(m_, c, v5)) {
+    camera_config_.distance = 4.0;  // gymnasium's DEFAULT_CAMERA_CONFIG
+  }
 
   void reset(Rng& rng, const Output& out) override {
     reset_data();

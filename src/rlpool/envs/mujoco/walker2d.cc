@@ -7,7 +7,9 @@ namespace {
 
 class Walker2d final : public PlanarWalker {
  public:
-  Walker2d(const Config& c, bool v5) : PlanarWalker(c, v5, "Walker2d") {}
+  Walker2d(const Config& c, bool v5) : PlanarWalker(c, v5, "Walker2d") {
+    camera_config_ = {.distance = 4.0, .elevation = -20.0, .azimuth = {}, .lookat = {{0.0, 0.0, 1.15}}};  // gymnasium's
+  }
 };
 
 std::vector<Option> options() {

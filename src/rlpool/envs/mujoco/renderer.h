@@ -1,0 +1,59 @@
+// MuJoCo's own renderer (mjv_updateScene, mjr_render, mjr_readPixels) in a
+// headless OpenGL context: Mesa's OSMesa (Debian's libosmesa6), loaded at run
+// time, so that the envs that never render need no OpenGL at all.
+//
+// Each env that renders owns one Renderer: its GL context, scene and MuJoCo
+// render context, made on the first frame. The context is made current on the
+// calling thread for one frame and released after it, so an env can render on
+// whichever worker thread steps it (the engine never runs an env on two
+// threads at once).
+#pragma once
+
+#include <mujoco/mujoco.h>
+
+#include <array>
+#include <memory>
+#include <optional>
+
+#include "env.h"
+
+namespace rlpool::mujoco {
+
+// gymnasium's default_camera_config of a task: the free camera's attributes
+// set after MujocoRenderer's _init_camera (lookat: the median geom position
+// at the first frame; distance: the model's extent). Unset ones keep those.
+struct CameraConfig {
+  std::optional<double> distance, elevation, azimuth;
+  std::optional<std::array<double, 3>> lookat;
+};
+
+class Renderer {
+ public:
+  // Throws std::runtime_error naming the package to install when OSMesa is
+  // missing or cannot make a context.
+  explicit Renderer(const mjModel* m);
+  ~Renderer();
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+
+  // Draws d's state as seen by `camera` into frame.rgb (top row first).
+  void draw(const mjModel* m, mjData* d, const mjvCamera& camera, const Frame& frame);
+
+ private:
+  struct Gl;
+  std::unique_ptr<Gl> gl_;
+  mjvScene scene_{};
+  mjrContext context_{};
+  mjvOption option_{};
+  mjvPerturb perturb_{};
+  int off_width_ = 0, off_height_ = 0;
+};
+
+// The camera of `camera_id` (Frame::camera_id): a fixed model camera, or for
+// -1 `free_camera`. std::invalid_argument names the model's camera count.
+mjvCamera camera_for(const mjModel* m, int camera_id, const mjvCamera& free_camera);
+
+// gymnasium's free camera (MujocoRenderer with default_camera_config).
+mjvCamera gymnasium_camera(const mjModel* m, const mjData* d, const CameraConfig& config);
+
+}  // namespace rlpool::mujoco
