@@ -12,7 +12,6 @@ import os
 
 import numpy as np
 import pytest
-
 from test_mujoco import gym_env
 
 import rlpool
@@ -99,9 +98,22 @@ def test_default_size_and_fixed_cameras_equal_gymnasiums():
 # --- DeepMind Control -------------------------------------------------------------------------------------
 
 dm_suite = pytest.importorskip("dm_control.suite")
+from dm_control.mujoco import engine  # noqa: E402
+
+# dmc_reference.load turns dm_control's rendering contexts off for the stepping comparisons; these tests
+# render, so they load with the contexts dm_control has (captured at import, before any load).
+_CONTEXTS = engine.Physics.__dict__["contexts"]
+
+
+def load_rendering(domain: str, task: str, seed: int):
+    """dm_control's ``domain``/``task`` with ``random=seed``, able to render."""
+    engine.Physics.contexts = _CONTEXTS
+    return dm_suite.load(domain, task, task_kwargs={"random": seed})
 
 SAMPLED_DOMAINS = {"cheetah", "walker", "humanoid", "quadruped", "manipulator", "finger", "cartpole", "dog"}
-DMC_TASKS = [(d.name, d.tasks[0]) for d in DOMAINS if FULL or d.name in SAMPLED_DOMAINS]
+DMC_TASKS = [(d.name, t) for d in DOMAINS for t in d.tasks if FULL or (d.name in SAMPLED_DOMAINS and t == d.tasks[0])]
+if ("quadruped", "escape") not in DMC_TASKS:
+    DMC_TASKS.append(("quadruped", "escape"))  # new terrain every episode: uploaded to the renderer again
 
 
 def _dm_state(physics, domain: str) -> bytes:
@@ -112,7 +124,7 @@ def _dm_state(physics, domain: str) -> bytes:
 
 @pytest.mark.parametrize(("domain", "task"), DMC_TASKS)
 def test_dm_control_frames_equal_physics_render(domain, task):
-    ref = dm_suite.load(domain, task, task_kwargs={"random": 0})
+    ref = load_rendering(domain, task, 0)
     ref.reset()
     physics = ref.physics
     env = rlpool.make_dm(task_id(domain, task), num_envs=1, render_mode="rgb_array", render_width=96,
@@ -163,7 +175,7 @@ def test_pixel_observation_is_the_rendered_frame_channel_first():
 
 def test_pixel_observation_equals_dm_controls_render_of_the_same_state():
     domain, task = "walker", "walk"
-    ref = dm_suite.load(domain, task, task_kwargs={"random": 2})
+    ref = load_rendering(domain, task, 2)
     ref.reset()
     env = rlpool.make_dm(task_id(domain, task), num_envs=1, from_pixels=True, render_width=64, render_height=48,
                          render_camera_id=0)
@@ -202,19 +214,19 @@ def test_pixel_trajectories_do_not_depend_on_threads_or_batches():
                                     from_pixels=True, render_width=32, render_height=32, seed=11)
         got: dict[int, list[np.ndarray]] = {i: [] for i in range(4)}  # each env's frames, in order
         obs, info = env.reset()
-        for o, i in zip(obs, info["env_id"]):
+        for o, i in zip(obs, info["env_id"], strict=True):
             got[int(i)].append(o.copy())
         while min(len(v) for v in got.values()) < 6:  # async batches: any env may come back first
             env.send(np.full((len(info["env_id"]), 3), 0.2, np.float32), info["env_id"])
             obs, _, _, _, info = env.recv()
-            for o, i in zip(obs, info["env_id"]):
+            for o, i in zip(obs, info["env_id"], strict=True):
                 got[int(i)].append(o.copy())
         env.close()
         return [np.stack(got[i][:6]) for i in range(4)]
 
     base = run(1, 4)
     for threads, batch in ((2, 4), (2, 2)):
-        for a, b in zip(base, run(threads, batch)):
+        for a, b in zip(base, run(threads, batch), strict=True):
             np.testing.assert_array_equal(a, b)
 
 

@@ -144,8 +144,15 @@ std::function<EnvSpec(const Config&)> model_spec(ModelSpec spec) {
 
 void DmcEnv::render(const Frame& frame) {
   if (!renderer_) {
-    renderer_ = std::make_unique<mujoco::Renderer>(m_);
+    renderer_ = std::make_unique<mujoco::Renderer>(m_, /*show_rangefinders=*/false);
     api().defaultFreeCamera(m_, &free_camera_);  // dm_control's camera_id=-1
+    rendered_episode_ = episodes_;
+  }
+  // A task with a model of its own may have reshaped its terrain at reset
+  // (quadruped escape): dm_control uploads it again then, so does this.
+  if (own_model_ && m_->nhfield > 0 && rendered_episode_ != episodes_) {
+    renderer_->upload_hfields(m_);
+    rendered_episode_ = episodes_;
   }
   renderer_->draw(m_, d_, mujoco::camera_for(m_, frame.camera_id, free_camera_), frame);
 }
@@ -221,6 +228,7 @@ void DmcEnv::reset(Rng& rng, const Output& out) {
   after_reset();
   initialize_episode(rng);
   after_reset();
+  ++episodes_;
   ObsWriter w(out);
   get_observation(w);
   write_info(out);
@@ -270,6 +278,7 @@ std::string DmcEnv::get_state() const {
 }
 
 void DmcEnv::set_state(std::string_view bytes) {
+  ++episodes_;  // the task state may hold new terrain
   std::size_t n = 1 + static_cast<std::size_t>(m_->nq + 2 * m_->nv + m_->na + m_->nu);
   for (const auto& part : task_state_) n += static_cast<std::size_t>(part.second);
   for (const auto& part : task_state_f32_) n += static_cast<std::size_t>(part.second);

@@ -165,6 +165,8 @@ class DmcEnv : public Env {
   std::vector<int> warnings_before_;
   std::unique_ptr<mujoco::Renderer> renderer_;  // made by the first render()
   mjvCamera free_camera_{};
+  std::uint64_t episodes_ = 0;          // resets and set_state calls so far
+  std::uint64_t rendered_episode_ = 0;  // the episode whose terrain the renderer holds
 };
 
 // DmcEnv's writes_model argument, for readability at the call site.

@@ -119,6 +119,7 @@ Api load_api() {
   resolve(lib, "mjr_resizeOffscreen", a.resizeOffscreen);
   resolve(lib, "mjr_render", a.render);
   resolve(lib, "mjr_readPixels", a.readPixels);
+  resolve(lib, "mjr_uploadHField", a.uploadHField);
   // The structs are laid out as the headers say only for the same version:
   // checked before any of MuJoCo's global settings below is touched (a failed
   // load is retried, and must not install the log handler over itself).
@@ -243,7 +244,7 @@ int body_id(const mjModel* m, const std::string& name, const std::string& xml_fi
 
 void MujocoEnv::render(const Frame& frame) {
   if (!renderer_) {
-    renderer_ = std::make_unique<Renderer>(m_);
+    renderer_ = std::make_unique<Renderer>(m_, /*show_rangefinders=*/true);
     free_camera_ = gymnasium_camera(m_, d_, camera_config_);
   }
   renderer_->draw(m_, d_, camera_for(m_, frame.camera_id, free_camera_), frame);

@@ -110,6 +110,7 @@ struct Api {
   Guarded<decltype(&::mjr_resizeOffscreen)> resizeOffscreen;
   Guarded<decltype(&::mjr_render)> render;
   Guarded<decltype(&::mjr_readPixels)> readPixels;
+  Guarded<decltype(&::mjr_uploadHField)> uploadHField;
 };
 
 // Resolves the API on first use; throws std::runtime_error saying what to

@@ -117,13 +117,14 @@ struct Renderer::Gl {
   };
 };
 
-Renderer::Renderer(const mjModel* m) : gl_(std::make_unique<Gl>()) {
+Renderer::Renderer(const mjModel* m, bool show_rangefinders) : gl_(std::make_unique<Gl>()) {
   const Api& mj = api();
   Gl::Current current(*gl_);
   mj.defaultScene(&scene_);
   mj.defaultContext(&context_);
   mj.defaultOption(&option_);
   mj.defaultPerturb(&perturb_);
+  option_.flags[mjVIS_RANGEFINDER] = show_rangefinders ? 1 : 0;
   try {
     mj.makeScene(m, &scene_, kMaxGeom);
     mj.makeContext(m, &context_, mjFONTSCALE_150);
@@ -174,6 +175,11 @@ void Renderer::draw(const mjModel* m, mjData* d, const mjvCamera& camera, const 
     std::memcpy(a, b, row);
     std::memcpy(b, tmp.data(), row);
   }
+}
+
+void Renderer::upload_hfields(const mjModel* m) {
+  Gl::Current current(*gl_);
+  for (int i = 0; i < m->nhfield; ++i) api().uploadHField(m, &context_, i);
 }
 
 mjvCamera camera_for(const mjModel* m, int camera_id, const mjvCamera& free_camera) {

@@ -31,13 +31,18 @@ class Renderer {
  public:
   // Throws std::runtime_error naming the package to install when OSMesa is
   // missing or cannot make a context.
-  explicit Renderer(const mjModel* m);
+  // show_rangefinders: mjv_defaultOption's rangefinder rays (gymnasium
+  // keeps them; dm_control's MjvOption turns them off).
+  Renderer(const mjModel* m, bool show_rangefinders);
   ~Renderer();
   Renderer(const Renderer&) = delete;
   Renderer& operator=(const Renderer&) = delete;
 
   // Draws d's state as seen by `camera` into frame.rgb (top row first).
   void draw(const mjModel* m, mjData* d, const mjvCamera& camera, const Frame& frame);
+  // Sends m's height fields to the GPU copy again, after the env rewrote
+  // them (dm_control's quadruped escape makes new terrain every episode).
+  void upload_hfields(const mjModel* m);
 
  private:
   struct Gl;
