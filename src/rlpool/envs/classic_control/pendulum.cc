@@ -7,7 +7,9 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <vector>
 
+#include "draw.h"
 #include "env.h"
 
 namespace rlpool::classic_control {
@@ -19,6 +21,7 @@ constexpr double kDt = 0.05;
 constexpr double kM = 1.0;
 constexpr double kL = 1.0;
 constexpr double kPi = std::numbers::pi;
+constexpr int kScreenDim = 500;
 
 // numpy's scalar `x ** 2` calls libm pow()/powf(), which can differ from x * x
 // in the last bit; the volatile exponent stops the compiler turning it into x * x.
@@ -70,6 +73,35 @@ class Pendulum final : public Env {
   std::string get_state() const override { return pod_state(state_); }
   void set_state(std::string_view bytes) override { load_pod_state(bytes, state_); }
 
+  // gymnasium's PendulumEnv.render, primitive for primitive (draw.h), except
+  // the torque arrow: gymnasium blits its clockwise.png, smoothscaled to
+  // |last_u| * 56.8 pixels square and flipped, between the rod and the axle.
+  // That image is not drawn here: the arrow's pixels (at most about 0.5% of
+  // the frame, at full torque) show the rod or the background instead.
+  void render(const Frame& frame) override {
+    constexpr double kScale = kScreenDim / (2.2 * 2);
+    constexpr int kOffset = kScreenDim / 2;
+    constexpr double kRodLength = 1 * kScale, kRodWidth = 0.2 * kScale;
+    const std::uint32_t rod_color = draw::rgb(204, 77, 77);
+    draw::Image img(kScreenDim, kScreenDim);
+    img.fill(draw::rgb(255, 255, 255));
+    std::vector<int> ints;
+    const draw::Rotation rotate(state_[0] + kPi / 2);
+    draw::Point rod[4] = {{0, -kRodWidth / 2}, {0, kRodWidth / 2}, {kRodLength, kRodWidth / 2},
+                          {kRodLength, -kRodWidth / 2}};
+    for (auto& p : rod) {
+      const draw::Point q = rotate(p.x, p.y);
+      p = {q.x + kOffset, q.y + kOffset};
+    }
+    draw::gfx_polygon(img, rod, 4, rod_color, ints);
+    draw::gfx_disc(img, kOffset, kOffset, static_cast<int>(kRodWidth / 2), rod_color);
+    const draw::Point end = rotate(kRodLength, 0);
+    draw::gfx_disc(img, static_cast<int>(end.x + kOffset), static_cast<int>(end.y + kOffset),
+                   static_cast<int>(kRodWidth / 2), rod_color);
+    draw::gfx_disc(img, kOffset, kOffset, static_cast<int>(0.05 * kScale), draw::rgb(0, 0, 0));
+    img.write_flipped_rgb(frame.rgb);
+  }
+
  private:
   void write_obs(const Output& out) const {
     auto* obs = out.obs_as<float>();
@@ -90,6 +122,9 @@ EnvSpec make_spec(const Config& config) {
       .action = ArraySpec{
           .name = "action", .dtype = DType::kFloat32, .shape = {1}, .low = {-kMaxTorque}, .high = {kMaxTorque}},
       .info = {},
+      .render_width = kScreenDim,
+      .render_height = kScreenDim,
+      .render_fps = 30,
   };
 }
 
