@@ -515,7 +515,7 @@ BAD_OPTIONS = [
     ("cartpole-reward-int", "CartPole-v1", {"sutton_barto_reward": 1}, TypeError, r"sutton_barto_reward"),
     ("cartpole-reward-str", "CartPole-v1", {"sutton_barto_reward": "yes"}, TypeError, r"sutton_barto_reward"),
     ("env_type", "CartPole-v1", {"env_type": "bogus"}, ValueError, r"env_type"),
-    ("render_mode", "CartPole-v1", {"render_mode": "human"}, ValueError, r"render_mode"),
+    ("render_mode", "Catch-v0", {"render_mode": "human"}, ValueError, r"render_mode"),  # Catch does not render
 ]
 
 
