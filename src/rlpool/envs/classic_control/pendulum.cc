@@ -7,10 +7,12 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <vector>
 
 #include "draw.h"
 #include "env.h"
+#include "pendulum_arrow.h"
 
 namespace rlpool::classic_control {
 namespace {
@@ -50,6 +52,7 @@ class Pendulum final : public Env {
     const double th = rng.uniform(-kPi, kPi);
     const double thdot = rng.uniform(-1.0, 1.0);
     state_ = {th, thdot};
+    last_u_.reset();
     write_obs(out);
   }
 
@@ -64,6 +67,7 @@ class Pendulum final : public Env {
     newthdot = std::min(std::max(newthdot, -kMaxSpeed), kMaxSpeed);
     const double newth = th + newthdot * kDt;
     state_ = {newth, newthdot};
+    last_u_ = u;
 
     *out.reward = -costs;
     *out.terminated = false;
@@ -73,11 +77,9 @@ class Pendulum final : public Env {
   std::string get_state() const override { return pod_state(state_); }
   void set_state(std::string_view bytes) override { load_pod_state(bytes, state_); }
 
-  // gymnasium's PendulumEnv.render, primitive for primitive (draw.h), except
-  // the torque arrow: gymnasium blits its clockwise.png, smoothscaled to
-  // |last_u| * 56.8 pixels square and flipped, between the rod and the axle.
-  // That image is not drawn here: the arrow's pixels (at most about 0.5% of
-  // the frame, at full torque) show the rod or the background instead.
+  // gymnasium's PendulumEnv.render, primitive for primitive (draw.h). The
+  // torque arrow is gymnasium's clockwise.png (pendulum_arrow.h), scaled,
+  // flipped and blitted as pygame and SDL do it.
   void render(const Frame& frame) override {
     constexpr double kScale = kScreenDim / (2.2 * 2);
     constexpr int kOffset = kScreenDim / 2;
@@ -98,11 +100,39 @@ class Pendulum final : public Env {
     const draw::Point end = rotate(kRodLength, 0);
     draw::gfx_disc(img, static_cast<int>(end.x + kOffset), static_cast<int>(end.y + kOffset),
                    static_cast<int>(kRodWidth / 2), rod_color);
+    if (last_u_) draw_arrow(img, *last_u_, f32(kScale), kOffset);
     draw::gfx_disc(img, kOffset, kOffset, static_cast<int>(0.05 * kScale), draw::rgb(0, 0, 0));
     img.write_flipped_rgb(frame.rgb);
   }
 
  private:
+  // smoothscale(img, (scale * |u| / 2,) * 2) (numpy: float32 arithmetic,
+  // the size truncated), flipped left-right for u > 0 and upside down, then
+  // blitted centred on the pivot.
+  static void draw_arrow(draw::Image& img, float u, float scale, int offset) {
+    namespace arrow = pendulum_arrow;
+    const int size = static_cast<int>(scale * std::abs(u) / 2);
+    if (size <= 0) return;
+    static const std::vector<std::uint8_t> alpha = [] {
+      std::vector<std::uint8_t> a;
+      a.reserve(static_cast<std::size_t>(arrow::kWidth) * arrow::kHeight);
+      for (std::size_t i = 0; i + 1 < std::size(arrow::kAlphaRuns); i += 2) {
+        a.insert(a.end(), arrow::kAlphaRuns[i], arrow::kAlphaRuns[i + 1]);
+      }
+      return a;
+    }();
+    const std::vector<std::uint8_t> scaled =
+        draw::smoothscale_shrink(alpha.data(), arrow::kWidth, arrow::kHeight, size, size);
+    const int left = offset - size / 2, top = offset - size / 2;
+    const bool mirror = u > 0;
+    for (int y = 0; y < size; ++y) {
+      const std::uint8_t* row = scaled.data() + static_cast<std::size_t>(size - 1 - y) * size;
+      for (int x = 0; x < size; ++x) {
+        draw::blit_alpha(img, left + x, top + y, draw::rgb(0, 0, 0), row[mirror ? size - 1 - x : x]);
+      }
+    }
+  }
+
   void write_obs(const Output& out) const {
     auto* obs = out.obs_as<float>();
     obs[0] = static_cast<float>(std::cos(state_[0]));
@@ -111,7 +141,8 @@ class Pendulum final : public Env {
   }
 
   double g_;
-  std::array<double, 2> state_{};  // th, thdot (gymnasium's layout); last_u is render-only
+  std::array<double, 2> state_{};  // th, thdot (gymnasium's layout)
+  std::optional<float> last_u_;    // the torque of the last step, for the arrow (none after reset)
 };
 
 EnvSpec make_spec(const Config& config) {
