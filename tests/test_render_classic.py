@@ -30,7 +30,9 @@ TASKS = [t for t in registry.list_all_envs() if registry.task(t).env_type in CLA
 # the angles here are not.
 EDGE_STATES = {
     "CartPole": [(2.3, 0.0, 0.2, 0.0), (-2.35, 0.0, -0.2, 0.0), (2.6, 0.0, 1.2, 0.0), (-2.7, 0.0, -1.5, 0.0),
-                 (0.0, 0.0, math.pi / 2, 0.0), (1.0, 0.0, -math.pi, 0.0)],
+                 (0.0, 0.0, math.pi / 2, 0.0), (1.0, 0.0, -math.pi, 0.0),
+                 # a pole edge clipped to a 45-degree line (SDL_gfx draws it at alpha 254, not as a plain line)
+                 (2.4374137668033766, -0.2136979458753594, 2.663344322820355, 0.36082886250488677)],
     "MountainCar": [(-1.2, 0.0), (0.6, 0.0), (0.5, 0.01), (-0.5236, 0.0), (0.2, -0.05)],
     "MountainCarContinuous": [(-1.2, 0.0), (0.6, 0.0), (0.45, 0.01), (-0.5236, 0.0), (0.2, -0.05)],
     "Pendulum": [(0.0, 0.0), (math.pi, 0.0), (-math.pi / 2, 8.0), (1e-9, 0.0), (3.0, -8.0)],

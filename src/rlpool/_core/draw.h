@@ -154,36 +154,10 @@ inline bool clip_line(std::int16_t& x1, std::int16_t& y1, std::int16_t& x2, std:
 
 }  // namespace detail
 
-// SDL_gfx's lineColor at full alpha (aaline reaches it for 45-degree lines;
-// the caller has clipped).
-template <class S>
-void gfx_line(S& s, int x1, int y1, int x2, int y2, std::uint32_t color) {
-  const int sx = x2 >= x1 ? 1 : -1;
-  const int sy = y2 >= y1 ? 1 : -1;
-  int dx = sx * (x2 - x1) + 1;
-  int dy = sy * (y2 - y1) + 1;
-  int stepx = sx, stepy = 0, jumpx = 0, jumpy = sy;
-  if (dx < dy) {
-    std::swap(dx, dy);
-    stepx = 0;
-    stepy = sy;
-    jumpx = sx;
-    jumpy = 0;
-  }
-  int x = x1, y = y1, acc = 0;
-  for (int k = 0; k < dx; ++k, x += stepx, y += stepy) {
-    put(s, x, y, color);
-    acc += dy;
-    if (acc >= dx) {
-      acc -= dx;
-      x += jumpx;
-      y += jumpy;
-    }
-  }
-}
-
 // SDL_gfx's aalineColorInt without the end point (as aapolygon draws edges):
-// Wu's algorithm with a 32-bit error accumulator.
+// Wu's algorithm with a 32-bit error accumulator. A 45-degree line has no
+// special case there (that is only for lines with their end point): its
+// step (1 << 32) wraps to 0, so it is drawn at weight 255 (alpha 254).
 template <class S>
 void gfx_aaline(S& s, std::int16_t x1, std::int16_t y1, std::int16_t x2, std::int16_t y2, std::uint32_t color) {
   int from, to;
@@ -204,7 +178,6 @@ void gfx_aaline(S& s, std::int16_t x1, std::int16_t y1, std::int16_t x2, std::in
   }
   if (dx == 0) return vline(s, x1, y1, y2, color);
   if (dy == 0) return hline(s, x1, x2, y1, color);
-  if (dx == dy) return gfx_line(s, x1, y1, x2, y2, color);
   std::uint32_t erracc = 0;
   put(s, x1, y1, color);
   if (dy > dx) {
