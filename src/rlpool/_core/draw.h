@@ -36,10 +36,16 @@ class Image {
     to = h_ - 1;
   }
   void fill(std::uint32_t color) { std::fill(px_.begin(), px_.end(), color); }
+  // surfarray.pixels3d transposed: height x width x 3, top row first.
+  void write_rgb(std::uint8_t* rgb) const { write_rows(rgb, false); }
   // pygame.transform.flip(surf, False, True), then surfarray.pixels3d
   // transposed: height x width x 3, the surface's last row first.
-  void write_flipped_rgb(std::uint8_t* rgb) const {
-    for (int y = h_ - 1; y >= 0; --y) {
+  void write_flipped_rgb(std::uint8_t* rgb) const { write_rows(rgb, true); }
+
+ private:
+  void write_rows(std::uint8_t* rgb, bool flipped) const {
+    for (int k = 0; k < h_; ++k) {
+      const int y = flipped ? h_ - 1 - k : k;
       const std::uint32_t* r = px_.data() + static_cast<std::size_t>(y) * w_;
       for (int x = 0; x < w_; ++x) {
         *rgb++ = static_cast<std::uint8_t>(r[x] >> 16);
@@ -49,7 +55,6 @@ class Image {
     }
   }
 
- private:
   int w_, h_;
   std::vector<std::uint32_t> px_;
 };
@@ -778,6 +783,55 @@ void blit_alpha(S& s, int x, int y, std::uint32_t color, std::uint32_t a) {
   const std::uint32_t s2 = color & 0xff00u, d2 = p & 0xff00u;
   const std::uint32_t g = (d2 + (((s2 - d2) * a) >> 8)) & 0xff00u;
   p = rb | g;
+}
+
+// An image gymnasium draws from a PNG file, stored as data
+// (scripts/gen_sprites.py): a palette of 0xAARRGGBB colours and row-major
+// (run, palette index) byte pairs.
+struct Sprite {
+  int width, height;
+  const std::uint32_t* palette;
+  const std::uint8_t* runs;
+  std::size_t runs_size;
+};
+
+// An ARGB picture: a decoded sprite, or one scaled from it.
+struct Pixels {
+  int width = 0, height = 0;
+  std::vector<std::uint32_t> argb;
+};
+
+inline Pixels decode(const Sprite& sprite) {
+  Pixels p{sprite.width, sprite.height, {}};
+  p.argb.reserve(static_cast<std::size_t>(sprite.width) * sprite.height);
+  for (std::size_t i = 0; i + 1 < sprite.runs_size; i += 2) {
+    p.argb.insert(p.argb.end(), sprite.runs[i], sprite.palette[sprite.runs[i + 1]]);
+  }
+  return p;
+}
+
+// pygame.transform.scale: SDL's nearest-neighbour stretch, 16.16 fixed-point
+// steps starting half a step in.
+inline Pixels scale_nearest(const Pixels& src, int w, int h) {
+  Pixels out{w, h, std::vector<std::uint32_t>(static_cast<std::size_t>(w) * h)};
+  const std::uint32_t incx = (static_cast<std::uint32_t>(src.width) << 16) / static_cast<std::uint32_t>(w);
+  const std::uint32_t incy = (static_cast<std::uint32_t>(src.height) << 16) / static_cast<std::uint32_t>(h);
+  std::uint32_t posy = incy / 2;
+  for (int y = 0; y < h; ++y, posy += incy) {
+    const std::uint32_t* row = src.argb.data() + static_cast<std::size_t>(posy >> 16) * src.width;
+    std::uint32_t posx = incx / 2;
+    for (int x = 0; x < w; ++x, posx += incx) out.argb[static_cast<std::size_t>(y) * w + x] = row[posx >> 16];
+  }
+  return out;
+}
+
+// Surface.blit of an ARGB picture with its per-pixel alpha, top left at (x, y).
+template <class S>
+void blit(S& s, const Pixels& p, int x, int y) {
+  for (int j = 0; j < p.height; ++j) {
+    const std::uint32_t* row = p.argb.data() + static_cast<std::size_t>(j) * p.width;
+    for (int i = 0; i < p.width; ++i) blit_alpha(s, x + i, y + j, row[i], row[i] >> 24);
+  }
 }
 
 }  // namespace rlpool::draw
