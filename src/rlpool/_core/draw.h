@@ -825,6 +825,18 @@ inline Pixels scale_nearest(const Pixels& src, int w, int h) {
   return out;
 }
 
+// pygame.transform.flip: mirrored left-right and/or upside down.
+inline Pixels flip(const Pixels& src, bool horizontal, bool vertical) {
+  Pixels out{src.width, src.height, std::vector<std::uint32_t>(src.argb.size())};
+  for (int y = 0; y < src.height; ++y) {
+    for (int x = 0; x < src.width; ++x) {
+      const int sx = horizontal ? src.width - 1 - x : x, sy = vertical ? src.height - 1 - y : y;
+      out.argb[static_cast<std::size_t>(y) * src.width + x] = src.argb[static_cast<std::size_t>(sy) * src.width + sx];
+    }
+  }
+  return out;
+}
+
 // Surface.blit of an ARGB picture with its per-pixel alpha, top left at (x, y).
 template <class S>
 void blit(S& s, const Pixels& p, int x, int y) {
