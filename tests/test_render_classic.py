@@ -10,14 +10,14 @@ with its torque arrow (gymnasium's ``clockwise.png``, scaled and blitted as pyga
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pytest
+from render_reference import assert_alias_renders_as_target, assert_frames_equal, gym_rendering
 
 import rlpool
 from rlpool import registry
-from rlpool.compat import envpool as compat  # registers EnvPool's aliases (phys2d/CartPole-v1, ...)
+from rlpool.compat import envpool  # noqa: F401 (registers EnvPool's aliases: phys2d/CartPole-v1, ...)
 
 gym = pytest.importorskip("gymnasium")
 pytest.importorskip("pygame")
@@ -43,12 +43,6 @@ STEPS = 40
 INJECT_EVERY = 5
 
 
-def gym_make(task_id: str) -> gym.Env:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # CartPole-v0 is "out of date"
-        return gym.make(registry.task(task_id).gymnasium_id or task_id, render_mode="rgb_array")
-
-
 def copy_state(env, g: gym.Env) -> None:
     env.set_state(0, np.asarray(g.unwrapped.state, dtype=np.float64).tobytes())
 
@@ -58,17 +52,10 @@ def inject(env, g: gym.Env, state) -> None:
     copy_state(env, g)
 
 
-def compare(ours: np.ndarray, ref: np.ndarray, where: str) -> None:
-    assert ours.shape == ref.shape and ours.dtype == np.uint8, where
-    if not np.array_equal(ours, ref):
-        equal = 1.0 - (ours != ref).any(axis=-1).mean()
-        pytest.fail(f"{where}: {equal:.4%} of pixels equal, max difference {np.abs(ours.astype(int) - ref).max()}")
-
-
 @pytest.mark.parametrize("task_id", TASKS)
 def test_frames_equal_gymnasium(task_id: str) -> None:
     env_type = registry.task(task_id).env_type
-    g = gym_make(task_id)
+    g = gym_rendering(task_id)
     env = rlpool.make(task_id, num_envs=1, render_mode="rgb_array")
     assert env.metadata["render_fps"] == g.metadata["render_fps"]
     g.reset(seed=3)
@@ -79,7 +66,7 @@ def test_frames_equal_gymnasium(task_id: str) -> None:
     for t in range(STEPS):
         if t % INJECT_EVERY == INJECT_EVERY - 1 and (edge := next(edges, None)) is not None:
             inject(env, g, edge)
-        compare(env.render()[0], g.render(), f"{task_id} step {t}")
+        assert_frames_equal(env.render()[0], g.render(), f"{task_id} step {t}")
         if env_type in ("Pendulum", "MountainCarContinuous"):
             a = rng.uniform(-2.0, 2.0, size=(1,)).astype(np.float32)
         else:
@@ -121,20 +108,12 @@ def test_render_size(task_id: str, size: tuple[int, int]) -> None:
 
 @pytest.mark.parametrize("alias", [a for a in registry.list_aliases() if registry.resolve_alias(a)[0] in TASKS])
 def test_envpool_aliases_render(alias: str) -> None:
-    target, _ = registry.resolve_alias(alias)
-    ours = compat.make_gymnasium(alias, num_envs=1, render_mode="rgb_array")
-    ref = rlpool.make(target, num_envs=1, render_mode="rgb_array")
-    ours.reset()
-    ref.reset()
-    ours.set_state(0, ref.get_state(0))
-    np.testing.assert_array_equal(ours.render(), ref.render())
-    ours.close()
-    ref.close()
+    assert_alias_renders_as_target(alias)
 
 
 def test_pendulum_arrow_follows_the_torque() -> None:
     # The arrow is mirrored with the torque's sign and scaled with its size (none for a tiny torque).
-    g = gym_make("Pendulum-v1")
+    g = gym_rendering("Pendulum-v1")
     env = rlpool.make("Pendulum-v1", num_envs=1, render_mode="rgb_array")
     g.reset(seed=0)
     env.reset()
@@ -144,7 +123,7 @@ def test_pendulum_arrow_follows_the_torque() -> None:
         g.step(np.array([u], dtype=np.float32))
         env.step(np.array([[u]], dtype=np.float32))
         frames.append(env.render()[0])
-        compare(frames[-1], g.render(), f"torque {u}")
+        assert_frames_equal(frames[-1], g.render(), f"torque {u}")
     # Grey pixels (black blended on white): the arrow's, and the axle's few (a disc of radius 5).
     grey = [int(((f[..., 0] == f[..., 1]) & (f[..., 1] == f[..., 2]) & (f[..., 0] < 255)).sum()) for f in frames]
     assert grey[0] > 500 and grey[1] > 500 and 100 < grey[2] < grey[0] and grey[3] < 150, grey
