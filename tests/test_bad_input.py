@@ -515,7 +515,7 @@ BAD_OPTIONS = [
     ("cartpole-reward-int", "CartPole-v1", {"sutton_barto_reward": 1}, TypeError, r"sutton_barto_reward"),
     ("cartpole-reward-str", "CartPole-v1", {"sutton_barto_reward": "yes"}, TypeError, r"sutton_barto_reward"),
     ("env_type", "CartPole-v1", {"env_type": "bogus"}, ValueError, r"env_type"),
-    ("render_mode", "CartPole-v1", {"render_mode": "human"}, ValueError, r"render_mode"),
+    ("render_mode", "Catch-v0", {"render_mode": "human"}, ValueError, r"render_mode"),  # Catch does not render
 ]
 
 
@@ -533,9 +533,10 @@ def test_failed_construction_leaves_no_unraisable_errors(monkeypatch):
     """A make() that raises must not also print 'Exception ignored in __del__' noise."""
     unraisable = []
     monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
-    for kwargs in ({"render_mode": "human"}, {"max_episode_steps": 2**31}, {"num_threads": 2**31}):
+    for task, kwargs in (("Catch-v0", {"render_mode": "human"}),  # Catch does not render
+                         ("CartPole-v1", {"max_episode_steps": 2**31}), ("CartPole-v1", {"num_threads": 2**31})):
         with pytest.raises((ValueError, TypeError, OverflowError)):
-            rlpool.make("CartPole-v1", **kwargs)
+            rlpool.make(task, **kwargs)
         gc.collect()
     assert [str(u.exc_value) for u in unraisable] == []
 

@@ -44,6 +44,8 @@ class PoolOwner:
         """
         self.spec = spec
         self.config = spec.config
+        # The render options, kept apart: a face may show another config (EnvPool's keys, in compat).
+        self._render_config = {k: spec.config[k] for k in spec.config if k.startswith("render_")}
         self._pool = spec.new_pool()
         if export_discount:
             self._pool.export_discount = True
@@ -73,14 +75,15 @@ class PoolOwner:
         uint8 array (``Frames``). With ``render_mode="human"``: shows the one env's frame in
         an OpenCV window and returns None.
         """
-        mode = self.config["render_mode"]
+        config = self._render_config
+        mode = config["render_mode"]
         if mode is None:
             raise RuntimeError(
                 "render() needs render_mode='rgb_array' or 'human' when the env is made (render_mode is None)"
             )
-        ids = env_id_list("env_ids", self.config["render_env_id"] if env_ids is None else env_ids, self.num_envs)
-        camera = self.config["render_camera_id"] if camera_id is None else check_int("camera_id", camera_id, -1)
-        frames = self._pool.render(ids, self.config["render_width"], self.config["render_height"], camera)
+        ids = env_id_list("env_ids", config["render_env_id"] if env_ids is None else env_ids, self.num_envs)
+        camera = config["render_camera_id"] if camera_id is None else check_int("camera_id", camera_id, -1)
+        frames = self._pool.render(ids, config["render_width"], config["render_height"], camera)
         if mode == "human":
             if len(ids) != 1:
                 raise ValueError(f"render_mode='human' shows one env; got env_ids {ids}")

@@ -10,292 +10,6 @@
 
 namespace rlpool::box2d::car_render {
 
-// SDL_gfx's alpha blend into a 32-bit surface: per channel
-// d + ((s - d) * a >> 8), the shift arithmetic (its unsigned wrap-around
-// amounts to that).
-void Canvas::put_weighted(int x, int y, std::uint32_t color, std::uint32_t weight) {
-  const int a = static_cast<int>((255u * weight) >> 8);
-  if (x < 0 || x >= kWindowW) return;
-  std::uint32_t* r = row(y);
-  if (r == nullptr) return;
-  std::uint32_t& p = r[x];
-  if (a == 255) {
-    p = color;
-    return;
-  }
-  std::uint32_t out = 0;
-  for (int shift = 0; shift <= 16; shift += 8) {
-    const int d = static_cast<int>((p >> shift) & 0xff);
-    const int s = static_cast<int>((color >> shift) & 0xff);
-    out |= static_cast<std::uint32_t>((d + (((s - d) * a) >> 8)) & 0xff) << shift;
-  }
-  p = out;
-}
-
-void Canvas::hline(int x1, int x2, int y, std::uint32_t color) {
-  if (x1 > x2) std::swap(x1, x2);
-  if (x2 < 0 || x1 >= kWindowW) return;
-  std::uint32_t* r = row(y);
-  if (r == nullptr) return;
-  x1 = std::max(x1, 0);
-  x2 = std::min(x2, kWindowW - 1);
-  std::fill(r + x1, r + x2 + 1, color);
-}
-
-void Canvas::vline(int x, int y1, int y2, std::uint32_t color) {
-  if (y1 > y2) std::swap(y1, y2);
-  y1 = std::max(y1, 0);
-  y2 = std::min(y2, kWindowH - 1);
-  for (int y = y1; y <= y2; ++y) put(x, y, color);
-}
-
-namespace {
-
-constexpr int kLeft = 1, kRight = 2, kBottom = 4, kTop = 8;
-
-int clip_code(int x, int y) {
-  int code = 0;
-  if (x < 0) {
-    code |= kLeft;
-  } else if (x > kWindowW - 1) {
-    code |= kRight;
-  }
-  if (y < 0) {
-    code |= kTop;
-  } else if (y > kWindowH - 1) {
-    code |= kBottom;
-  }
-  return code;
-}
-
-// SDL_gfx's Cohen-Sutherland clip, float slope and Sint16 truncations included.
-bool clip_line(std::int16_t& x1, std::int16_t& y1, std::int16_t& x2, std::int16_t& y2) {
-  const int left = 0, right = kWindowW - 1, top = 0, bottom = kWindowH - 1;
-  while (true) {
-    int c1 = clip_code(x1, y1);
-    int c2 = clip_code(x2, y2);
-    if ((c1 | c2) == 0) return true;
-    if ((c1 & c2) != 0) return false;
-    if (c1 == 0) {
-      std::swap(x1, x2);
-      std::swap(y1, y2);
-      std::swap(c1, c2);
-    }
-    const float m = x2 != x1 ? static_cast<float>(y2 - y1) / static_cast<float>(x2 - x1) : 1.0f;
-    if (c1 & kLeft) {
-      y1 = static_cast<std::int16_t>(y1 + static_cast<std::int16_t>(static_cast<float>(left - x1) * m));
-      x1 = static_cast<std::int16_t>(left);
-    } else if (c1 & kRight) {
-      y1 = static_cast<std::int16_t>(y1 + static_cast<std::int16_t>(static_cast<float>(right - x1) * m));
-      x1 = static_cast<std::int16_t>(right);
-    } else if (c1 & kBottom) {
-      if (x2 != x1) x1 = static_cast<std::int16_t>(x1 + static_cast<std::int16_t>(static_cast<float>(bottom - y1) / m));
-      y1 = static_cast<std::int16_t>(bottom);
-    } else if (c1 & kTop) {
-      if (x2 != x1) x1 = static_cast<std::int16_t>(x1 + static_cast<std::int16_t>(static_cast<float>(top - y1) / m));
-      y1 = static_cast<std::int16_t>(top);
-    }
-  }
-}
-
-}  // namespace
-
-// SDL_gfx's lineColor at full alpha (only reached for 45-degree lines here).
-void Canvas::line(int x1, int y1, int x2, int y2, std::uint32_t color) {
-  const int sx = x2 >= x1 ? 1 : -1;
-  const int sy = y2 >= y1 ? 1 : -1;
-  int dx = sx * (x2 - x1) + 1;
-  int dy = sy * (y2 - y1) + 1;
-  int stepx = sx, stepy = 0, jumpx = 0, jumpy = sy;
-  if (dx < dy) {
-    std::swap(dx, dy);
-    stepx = 0;
-    stepy = sy;
-    jumpx = sx;
-    jumpy = 0;
-  }
-  int x = x1, y = y1, acc = 0;
-  for (int k = 0; k < dx; ++k, x += stepx, y += stepy) {
-    put(x, y, color);
-    acc += dy;
-    if (acc >= dx) {
-      acc -= dx;
-      x += jumpx;
-      y += jumpy;
-    }
-  }
-}
-
-// SDL_gfx's aalineColorInt without the end point (as aapolygon draws edges):
-// Wu's algorithm with a 32-bit error accumulator.
-void Canvas::aaline(std::int16_t x1, std::int16_t y1, std::int16_t x2, std::int16_t y2, std::uint32_t color) {
-  int from, to;
-  band_rows(from, to);
-  if (std::max(y1, y2) + 1 < from || std::min(y1, y2) - 1 > to) return;  // no pixel in the band
-  if (!clip_line(x1, y1, x2, y2)) return;
-  std::int32_t xx0 = x1, yy0 = y1, xx1 = x2, yy1 = y2;
-  if (yy0 > yy1) {
-    std::swap(yy0, yy1);
-    std::swap(xx0, xx1);
-  }
-  int dx = xx1 - xx0;
-  int dy = yy1 - yy0;
-  int xdir = 1;
-  if (dx < 0) {
-    xdir = -1;
-    dx = -dx;
-  }
-  if (dx == 0) return vline(x1, y1, y2, color);
-  if (dy == 0) return hline(x1, x2, y1, color);
-  if (dx == dy) return line(x1, y1, x2, y2, color);
-  std::uint32_t erracc = 0;
-  put(x1, y1, color);
-  if (dy > dx) {
-    const std::uint32_t erradj = static_cast<std::uint32_t>((dx << 16) / dy) << 16;
-    int x0pxdir = xx0 + xdir;
-    while (--dy) {
-      const std::uint32_t before = erracc;
-      erracc += erradj;
-      if (erracc <= before) {
-        xx0 = x0pxdir;
-        x0pxdir += xdir;
-      }
-      ++yy0;
-      const std::uint32_t wgt = (erracc >> 24) & 255;
-      put_weighted(xx0, yy0, color, 255 - wgt);
-      put_weighted(x0pxdir, yy0, color, wgt);
-    }
-  } else {
-    const std::uint32_t erradj = static_cast<std::uint32_t>((dy << 16) / dx) << 16;
-    int y0p1 = yy0 + 1;
-    while (--dx) {
-      const std::uint32_t before = erracc;
-      erracc += erradj;
-      if (erracc <= before) {
-        yy0 = y0p1;
-        ++y0p1;
-      }
-      xx0 += xdir;
-      const std::uint32_t wgt = (erracc >> 24) & 255;
-      put_weighted(xx0, yy0, color, 255 - wgt);
-      put_weighted(xx0, y0p1, color, wgt);
-    }
-  }
-}
-
-// SDL_gfx's filledPolygonColorMT: 16.16 fixed-point edge crossings, rounded.
-void Canvas::filled_polygon(const std::int16_t* vx, const std::int16_t* vy, int n, std::uint32_t color) {
-  int miny = vy[0], maxy = vy[0];
-  for (int i = 1; i < n; ++i) {
-    miny = std::min(miny, static_cast<int>(vy[i]));
-    maxy = std::max(maxy, static_cast<int>(vy[i]));
-  }
-  // Rows off the surface, or off the band, draw nothing.
-  int from, to;
-  band_rows(from, to);
-  from = std::max({miny, from, 0});
-  to = std::min({maxy, to, kWindowH - 1});
-  for (int y = from; y <= to; ++y) {
-    ints_.clear();
-    for (int i = 0; i < n; ++i) {
-      const int i1 = i == 0 ? n - 1 : i - 1;
-      const int i2 = i;
-      int y1 = vy[i1], y2 = vy[i2], x1, x2;
-      if (y1 < y2) {
-        x1 = vx[i1];
-        x2 = vx[i2];
-      } else if (y1 > y2) {
-        y2 = vy[i1];
-        y1 = vy[i2];
-        x2 = vx[i1];
-        x1 = vx[i2];
-      } else {
-        continue;
-      }
-      if ((y >= y1 && y < y2) || (y == maxy && y > y1 && y <= y2)) {
-        const std::int64_t v = static_cast<std::int64_t>((65536 * (y - y1)) / (y2 - y1)) * (x2 - x1) + 65536LL * x1;
-        ints_.push_back(static_cast<int>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v))));
-      }
-    }
-    std::sort(ints_.begin(), ints_.end());
-    for (std::size_t i = 0; i + 1 < ints_.size(); i += 2) {
-      int xa = ints_[i] + 1;
-      xa = (xa >> 16) + ((xa & 32768) >> 15);
-      int xb = ints_[i + 1] - 1;
-      xb = (xb >> 16) + ((xb & 32768) >> 15);
-      hline(static_cast<std::int16_t>(xa), static_cast<std::int16_t>(xb), y, color);
-    }
-  }
-}
-
-void Canvas::gfx_polygon(const Prim& p) {
-  std::int16_t vx[8], vy[8];
-  for (int i = 0; i < p.n; ++i) {
-    vx[i] = static_cast<std::int16_t>(p.x[i]);
-    vy[i] = static_cast<std::int16_t>(p.y[i]);
-  }
-  for (int i = 1; i < p.n; ++i) aaline(vx[i - 1], vy[i - 1], vx[i], vy[i], p.color);
-  aaline(vx[p.n - 1], vy[p.n - 1], vx[0], vy[0], p.color);
-  filled_polygon(vx, vy, p.n, p.color);
-}
-
-// pygame's draw_fillpoly: float crossings, floored for the left end of a
-// span and ceiled for the right, plus the horizontal inner edges.
-void Canvas::draw_polygon(const Prim& p) {
-  const int* vx = p.x;
-  const int* vy = p.y;
-  const int n = p.n;
-  const std::uint32_t color = p.color;
-  int miny = vy[0], maxy = vy[0];
-  for (int i = 1; i < n; ++i) {
-    miny = std::min(miny, vy[i]);
-    maxy = std::max(maxy, vy[i]);
-  }
-  if (miny == maxy) {
-    int minx = vx[0], maxx = vx[0];
-    for (int i = 1; i < n; ++i) {
-      minx = std::min(minx, vx[i]);
-      maxx = std::max(maxx, vx[i]);
-    }
-    hline(minx, maxx, miny, color);
-    return;
-  }
-  int from, to;
-  band_rows(from, to);
-  from = std::max(from, miny);
-  to = std::min(to, maxy);
-  for (int y = from; y <= to; ++y) {
-    ints_.clear();
-    for (int i = 0; i < n; ++i) {
-      const int ip = i == 0 ? n - 1 : i - 1;
-      int y1 = vy[ip], y2 = vy[i], x1, x2;
-      if (y1 < y2) {
-        x1 = vx[ip];
-        x2 = vx[i];
-      } else if (y1 > y2) {
-        y2 = vy[ip];
-        y1 = vy[i];
-        x2 = vx[ip];
-        x1 = vx[i];
-      } else {
-        continue;
-      }
-      if ((y >= y1 && y < y2) || (y == maxy && y2 == maxy)) {
-        float f = static_cast<float>((y - y1) * (x2 - x1)) / static_cast<float>(y2 - y1);
-        f = ints_.size() % 2 == 0 ? std::floor(f) : std::ceil(f);
-        ints_.push_back(static_cast<int>(f) + x1);
-      }
-    }
-    std::sort(ints_.begin(), ints_.end());
-    for (std::size_t i = 0; i + 1 < ints_.size(); i += 2) hline(ints_[i], ints_[i + 1], y, color);
-  }
-  for (int i = 0; i < n; ++i) {
-    const int ip = i == 0 ? n - 1 : i - 1;
-    const int y = vy[i];
-    if (miny < y && vy[ip] == y && y < maxy) hline(vx[i], vx[ip], y, color);
-  }
-}
-
 namespace {
 
 constexpr int kOut = 96;
@@ -456,46 +170,7 @@ constexpr double kZoom = 2.7;
 // the window are skipped.
 const double kMaxShapeDim = std::max({kGrassDim, 40 / kScale, 21 / kScale}) * std::sqrt(2.0) * kZoom * kScale;
 
-// pygame's Vector2.rotate_rad: the angle reduced to [0, 2pi) first, exact
-// quarter turns special-cased.
-class Rotation {
- public:
-  explicit Rotation(double angle) {
-    constexpr double kTwoPi = 2 * M_PI;
-    constexpr double kEpsilon = 1e-6;
-    angle = std::fmod(angle, kTwoPi);
-    if (angle < 0) angle += kTwoPi;
-    if (std::fmod(angle + kEpsilon, M_PI_2) < 2 * kEpsilon) {
-      quarter_ = static_cast<int>((angle + kEpsilon) / M_PI_2) % 4;
-    } else {
-      sin_ = std::sin(angle);
-      cos_ = std::cos(angle);
-    }
-  }
-  Point operator()(double x, double y) const {
-    switch (quarter_) {
-      case 0:
-        return {x, y};
-      case 1:
-        return {-y, x};
-      case 2:
-        return {-x, -y};
-      case 3:
-        return {y, -x};
-      default:
-        return {cos_ * x - sin_ * y, sin_ * x + cos_ * y};
-    }
-  }
-
- private:
-  int quarter_ = -1;
-  double sin_ = 0, cos_ = 0;
-};
-
-// gfxdraw's coordinates: Python's int() (truncation), then a C cast to Sint16.
-std::int16_t to_sint16(double v) {
-  return static_cast<std::int16_t>(static_cast<std::uint16_t>(static_cast<std::int64_t>(v) & 0xffff));
-}
+using draw::to_sint16;
 
 }  // namespace
 
@@ -518,7 +193,7 @@ void Canvas::add(bool gfx, bool flipped, int n, const int* x, const int* y, std:
 }
 
 void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
-  const Rotation rotate(in.angle);
+  const draw::Rotation rotate(in.angle);
   const Point scroll = rotate(-in.car_x * in.zoom, -in.car_y * in.zoom);
   const double tx = kWindowW / 2 + scroll.x;
   const double ty = kWindowH / 4 + scroll.y;
@@ -633,9 +308,14 @@ void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
       if (p.ymax < lo_ || p.ymin >= hi_) continue;
       flipped_ = p.flipped;
       if (p.gfx) {
-        gfx_polygon(p);
+        std::int16_t vx[8], vy[8];
+        for (int i = 0; i < p.n; ++i) {
+          vx[i] = static_cast<std::int16_t>(p.x[i]);
+          vy[i] = static_cast<std::int16_t>(p.y[i]);
+        }
+        draw::gfx_polygon(*this, vx, vy, p.n, p.color, ints_);
       } else {
-        draw_polygon(p);
+        draw::pg_fill_polygon(*this, p.x, p.y, p.n, p.color, ints_);
       }
     }
     x_pass(lo_, hi_);

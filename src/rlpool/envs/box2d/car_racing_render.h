@@ -12,11 +12,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "draw.h"
+
 namespace rlpool::box2d {
 
-struct Point {
-  double x, y;
-};
+using draw::Point;
 
 // What a frame shows, in world coordinates (gymnasium's values, float64).
 struct FrameInput {
@@ -48,11 +48,7 @@ namespace car_render {
 constexpr int kWindowW = 1000;
 constexpr int kWindowH = 800;
 
-// 0x00RRGGBB, as SDL maps a colour into an XRGB8888 surface.
-inline std::uint32_t rgb(int r, int g, int b) {
-  return (static_cast<std::uint32_t>(r & 0xff) << 16) | (static_cast<std::uint32_t>(g & 0xff) << 8) |
-         static_cast<std::uint32_t>(b & 0xff);
-}
+using draw::rgb;
 
 // The window is drawn in bands of rows, each band's polygons and lines in
 // gymnasium's order, then the band goes through smoothscale's X pass: every
@@ -64,6 +60,20 @@ class Canvas {
 
   // gymnasium's _render("state_pixels"): the 96x96x3 frame.
   void draw(const FrameInput& in, std::uint8_t* obs);
+
+  // The surface draw.h's primitives draw on. Row y of the current drawing
+  // stage (pre-flip for the world), or null when it falls outside the band.
+  int width() const { return kWindowW; }
+  int height() const { return kWindowH; }
+  std::uint32_t* row(int y) {
+    const int r = flipped_ ? kWindowH - 1 - y : y;
+    return r >= lo_ && r < hi_ ? band_.data() + static_cast<std::size_t>(r - lo_) * kWindowW : nullptr;
+  }
+  // The stage's rows that fall in the band: [from, to].
+  void band_rows(int& from, int& to) const {
+    from = flipped_ ? kWindowH - hi_ : lo_;
+    to = flipped_ ? kWindowH - 1 - lo_ : hi_ - 1;
+  }
 
  private:
   static constexpr int kBand = 32;  // rows; 800 = 25 bands of 128 KiB
@@ -80,32 +90,8 @@ class Canvas {
   };
 
   void add(bool gfx, bool flipped, int n, const int* x, const int* y, std::uint32_t color);
-  void gfx_polygon(const Prim& p);
-  void draw_polygon(const Prim& p);
   void x_pass(int y0, int y1);
   void y_pass(int y0, int y1, std::uint8_t*& out);
-
-  // Row y of the current drawing stage (pre-flip for the world), or null
-  // when it falls outside the band.
-  std::uint32_t* row(int y) {
-    const int r = flipped_ ? kWindowH - 1 - y : y;
-    return r >= lo_ && r < hi_ ? band_.data() + static_cast<std::size_t>(r - lo_) * kWindowW : nullptr;
-  }
-  // The stage's rows that fall in the band: [from, to].
-  void band_rows(int& from, int& to) const {
-    from = flipped_ ? kWindowH - hi_ : lo_;
-    to = flipped_ ? kWindowH - 1 - lo_ : hi_ - 1;
-  }
-  void put(int x, int y, std::uint32_t color) {
-    if (x < 0 || x >= kWindowW) return;
-    if (std::uint32_t* r = row(y)) r[x] = color;
-  }
-  void put_weighted(int x, int y, std::uint32_t color, std::uint32_t weight);
-  void hline(int x1, int x2, int y, std::uint32_t color);
-  void vline(int x, int y1, int y2, std::uint32_t color);
-  void line(int x1, int y1, int x2, int y2, std::uint32_t color);
-  void aaline(std::int16_t x1, std::int16_t y1, std::int16_t x2, std::int16_t y2, std::uint32_t color);
-  void filled_polygon(const std::int16_t* vx, const std::int16_t* vy, int n, std::uint32_t color);
 
   std::vector<std::uint32_t> band_;
   std::vector<Prim> prims_;

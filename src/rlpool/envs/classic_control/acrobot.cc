@@ -4,7 +4,9 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <vector>
 
+#include "draw.h"
 #include "env.h"
 
 namespace rlpool::classic_control {
@@ -13,6 +15,7 @@ namespace {
 constexpr double kPi = std::numbers::pi;
 constexpr double kDt = 0.2;
 constexpr double kL1 = 1.0;   // link lengths
+constexpr double kL2 = 1.0;
 constexpr double kM1 = 1.0;   // link masses
 constexpr double kM2 = 1.0;
 constexpr double kLc1 = 0.5;  // centres of mass
@@ -23,6 +26,8 @@ constexpr double kG = 9.8;
 constexpr double kMaxVel1 = 4 * kPi;
 constexpr double kMaxVel2 = 9 * kPi;
 constexpr std::array<double, 3> kTorques = {-1.0, 0.0, 1.0};
+
+constexpr int kScreenDim = 500;
 
 using State = std::array<double, 4>;  // theta1, theta2, dtheta1, dtheta2
 
@@ -105,7 +110,52 @@ class Acrobot final : public Env {
   std::string get_state() const override { return pod_state(state_); }
   void set_state(std::string_view bytes) override { load_pod_state(bytes, state_); }
 
+  // gymnasium's AcrobotEnv.render, primitive for primitive (draw.h). Its
+  // state is float32 after reset (numpy then computes the first link's end
+  // and the angles in float32), float64 after a step; a float64 state whose
+  // angles are all float32 values is taken for a reset one.
+  void render(const Frame& frame) override {
+    if (f32(state_[0]) == state_[0] && f32(state_[1]) == state_[1]) {
+      draw_links(frame, f32(state_[0]), f32(state_[1]));
+    } else {
+      draw_links(frame, state_[0], state_[1]);
+    }
+  }
+
  private:
+  template <class T>
+  static void draw_links(const Frame& frame, T s0, T s1) {
+    constexpr double kBound = kL1 + kL2 + 0.2;
+    constexpr double kScale = kScreenDim / (kBound * 2);
+    constexpr double kOffset = kScreenDim / 2.0;
+    draw::Image img(kScreenDim, kScreenDim);
+    img.fill(draw::rgb(255, 255, 255));
+    std::vector<int> ints;
+    const T scale = static_cast<T>(kScale);
+    const T p1x = static_cast<T>(-kL1) * std::cos(s0) * scale;
+    const T p1y = static_cast<T>(kL1) * std::sin(s0) * scale;
+    const double xys[2][2] = {{0, 0}, {static_cast<double>(p1y), static_cast<double>(p1x)}};
+    const T half_pi = static_cast<T>(kPi / 2);
+    const double thetas[2] = {static_cast<double>(s0 - half_pi), static_cast<double>(s0 + s1 - half_pi)};
+    const double y_line = 1 * kScale + kOffset;
+    draw::pg_line(img, static_cast<int>(-2.2 * kScale + kOffset), static_cast<int>(y_line),
+                  static_cast<int>(2.2 * kScale + kOffset), static_cast<int>(y_line), draw::rgb(0, 0, 0));
+    for (int k = 0; k < 2; ++k) {
+      const double x = xys[k][0] + kOffset, y = xys[k][1] + kOffset;
+      const double l = 0, r = (k == 0 ? kL1 : kL2) * kScale, t = 0.1 * kScale, b = -0.1 * kScale;
+      const draw::Rotation rotate(thetas[k]);
+      draw::Point link[4] = {{l, b}, {l, t}, {r, t}, {r, b}};
+      for (auto& p : link) {
+        const draw::Point q = rotate(p.x, p.y);
+        p = {q.x + x, q.y + y};
+      }
+      draw::gfx_polygon(img, link, 4, draw::rgb(0, 204, 204), ints);
+      draw::gfx_disc(img, static_cast<int>(x), static_cast<int>(y), static_cast<int>(0.1 * kScale),
+                     draw::rgb(204, 204, 0));
+    }
+    img.write_flipped_rgb(frame.rgb);
+  }
+
   void write_obs(const Output& out) const {
     auto* obs = out.obs_as<float>();
     obs[0] = static_cast<float>(std::cos(state_[0]));
@@ -129,6 +179,9 @@ EnvSpec make_spec(const Config& /*config*/) {
                         .high = {1.0, 1.0, 1.0, 1.0, v1, v2}}},
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0}, .high = {2}},
       .info = {},
+      .render_width = kScreenDim,
+      .render_height = kScreenDim,
+      .render_fps = 15,
   };
 }
 

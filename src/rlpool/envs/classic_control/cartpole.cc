@@ -3,7 +3,9 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <vector>
 
+#include "draw.h"
 #include "env.h"
 
 namespace rlpool::classic_control {
@@ -20,6 +22,7 @@ constexpr double kTau = 0.02;
 // Same expression as gymnasium so the double is bitwise the same.
 constexpr double kThetaThreshold = 12 * 2 * std::numbers::pi / 360;
 constexpr double kXThreshold = 2.4;
+constexpr int kScreenW = 600, kScreenH = 400;
 
 class CartPole final : public Env {
  public:
@@ -61,6 +64,35 @@ class CartPole final : public Env {
   std::string get_state() const override { return pod_state(state_); }
   void set_state(std::string_view bytes) override { load_pod_state(bytes, state_); }
 
+  // gymnasium's CartPoleEnv.render, primitive for primitive (draw.h).
+  void render(const Frame& frame) override {
+    constexpr double kScale = kScreenW / (kXThreshold * 2);
+    constexpr double kPoleWidth = 10.0, kPoleLen = kScale * (2 * kLength);
+    constexpr double kCartWidth = 50.0, kCartHeight = 30.0;
+    constexpr double kAxleOffset = kCartHeight / 4.0;
+    constexpr double kCartY = 100;  // top of the cart
+    draw::Image img(kScreenW, kScreenH);
+    img.fill(draw::rgb(255, 255, 255));
+    std::vector<int> ints;
+    const double cartx = state_[0] * kScale + kScreenW / 2.0;
+    const double l = -kCartWidth / 2, r = kCartWidth / 2, t = kCartHeight / 2, b = -kCartHeight / 2;
+    const draw::Point cart[4] = {{l + cartx, b + kCartY}, {l + cartx, t + kCartY}, {r + cartx, t + kCartY},
+                                 {r + cartx, b + kCartY}};
+    draw::gfx_polygon(img, cart, 4, draw::rgb(0, 0, 0), ints);
+    const double pl = -kPoleWidth / 2, pr = kPoleWidth / 2, pt = kPoleLen - kPoleWidth / 2, pb = -kPoleWidth / 2;
+    const draw::Rotation rotate(-state_[2]);
+    draw::Point pole[4] = {{pl, pb}, {pl, pt}, {pr, pt}, {pr, pb}};
+    for (auto& p : pole) {
+      const draw::Point q = rotate(p.x, p.y);
+      p = {q.x + cartx, q.y + kCartY + kAxleOffset};
+    }
+    draw::gfx_polygon(img, pole, 4, draw::rgb(202, 152, 101), ints);
+    draw::gfx_disc(img, static_cast<int>(cartx), static_cast<int>(kCartY + kAxleOffset), static_cast<int>(kPoleWidth / 2),
+                   draw::rgb(129, 132, 203));
+    draw::hline(img, 0, kScreenW, static_cast<int>(kCartY), draw::rgb(0, 0, 0));
+    img.write_flipped_rgb(frame.rgb);
+  }
+
  private:
   void write_obs(const Output& out) const {
     auto* obs = out.obs_as<float>();
@@ -80,6 +112,9 @@ EnvSpec make_spec(const Config& /*config*/) {
       .obs = {ArraySpec{.name = "obs", .dtype = DType::kFloat32, .shape = {4}, .low = low, .high = high}},
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0}, .high = {1}},
       .info = {},
+      .render_width = kScreenW,
+      .render_height = kScreenH,
+      .render_fps = 50,
   };
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "env.h"
+#include "mountain_car_render.h"
 
 namespace rlpool::classic_control {
 namespace {
@@ -46,6 +47,10 @@ class MountainCar final : public Env {
   std::string get_state() const override { return pod_state(state_); }
   void set_state(std::string_view bytes) override { load_pod_state(bytes, state_); }
 
+  void render(const Frame& frame) override {
+    mountain_car::render(frame, state_[0], kMinPosition, kMaxPosition, kGoalPosition);
+  }
+
  private:
   void write_obs(const Output& out) const {
     auto* obs = out.obs_as<float>();
@@ -67,6 +72,9 @@ EnvSpec make_spec(const Config& config) {
                         .high = {f32(kMaxPosition), f32(kMaxSpeed)}}},
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0}, .high = {2}},
       .info = {},
+      .render_width = mountain_car::kScreenW,
+      .render_height = mountain_car::kScreenH,
+      .render_fps = mountain_car::kRenderFps,
   };
 }
 

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "env.h"
+#include "mountain_car_render.h"
 
 namespace rlpool::classic_control {
 namespace {
@@ -103,6 +104,14 @@ class MountainCarContinuous final : public Env {
     state_is_f32_ = is_f32(state_[0]) && is_f32(state_[1]);
   }
 
+  void render(const Frame& frame) override {
+    if (state_is_f32_) {
+      mountain_car::render(frame, f32(state_[0]), kMinPosition, kMaxPosition, kGoalPosition);
+    } else {
+      mountain_car::render(frame, state_[0], kMinPosition, kMaxPosition, kGoalPosition);
+    }
+  }
+
  private:
   void write_obs(const Output& out) const {
     auto* obs = out.obs_as<float>();
@@ -126,6 +135,9 @@ EnvSpec make_spec(const Config& config) {
       .action = ArraySpec{
           .name = "action", .dtype = DType::kFloat32, .shape = {1}, .low = {kMinAction}, .high = {kMaxAction}},
       .info = {},
+      .render_width = mountain_car::kScreenW,
+      .render_height = mountain_car::kScreenH,
+      .render_fps = mountain_car::kRenderFps,
   };
 }
 

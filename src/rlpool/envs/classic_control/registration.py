@@ -30,7 +30,8 @@ def reference_doc() -> FamilyDoc:
         intro="""
 The classic control problems of gymnasium 1.4, computed step for step as gymnasium's numpy code computes
 them (same ids, limits and reward thresholds). Observations are float32; continuous actions are float32
-`Box`es, as gymnasium declares them.
+`Box`es, as gymnasium declares them. With `render_mode="rgb_array"` each draws gymnasium's pygame picture,
+pixel for pixel (pygame's own drawing arithmetic, in C++).
 """,
         envs=(
             EnvDoc(

@@ -2,7 +2,9 @@
 // example 6.6), including its slippery variant (CliffWalkingSlippery-v1).
 #include <algorithm>
 
+#include "draw.h"
 #include "env.h"
+#include "sprites.h"
 #include "toy_text.h"
 
 namespace rlpool::toy_text {
@@ -18,11 +20,16 @@ constexpr std::int64_t kDelta[4][2] = {{-1, 0}, {0, 1}, {1, 0}, {0, -1}};
 
 bool is_cliff(std::int64_t row, std::int64_t col) { return row == kRows - 1 && col >= 1 && col <= kCols - 2; }
 
+constexpr int kCell = 64;  // gymnasium's cell_size, the size its images are drawn for (no scaling)
+
 EnvSpec make_spec(const Config& /*config*/) {
   return EnvSpec{
       .obs = {discrete("obs", kStates)},
       .action = discrete("action", 4),
       .info = {prob_info()},
+      .render_width = kCols * kCell,
+      .render_height = kRows * kCell,
+      .render_fps = 4,
   };
 }
 
@@ -62,6 +69,32 @@ class CliffWalking final : public Env {
 
   std::string get_state() const override { return pod_state(s_); }
   void set_state(std::string_view bytes) override { s_ = load_index_state(bytes, kStates); }
+
+  // gymnasium's CliffWalkingEnv._render_gui: its images (sprites.h) blitted cell by cell.
+  void render(const Frame& frame) override {
+    const draw::Pixels ground = draw::decode(sprites::kCliffGround);
+    const draw::Pixels left = draw::decode(sprites::kCliffLeft), right = draw::decode(sprites::kCliffRight);
+    const draw::Pixels mid[2] = {draw::decode(sprites::kCliffMidA), draw::decode(sprites::kCliffMidB)};
+    const draw::Pixels letter_s = draw::decode(sprites::kCliffLetterS), letter_g = draw::decode(sprites::kCliffLetterG);
+    const draw::Pixels flag = draw::decode(sprites::kCliffFlag), agent = draw::decode(sprites::kCliffAgent);
+    constexpr int kLetter = 8, kFlagX = 28, kFlagY = 16, kAgent = 20;  // gymnasium's offsets in a cell
+    draw::Image img(kCols * kCell, kRows * kCell);
+    for (std::int64_t s = 0; s < kStates; ++s) {
+      const std::int64_t row = s / kCols, col = s % kCols;
+      const int x = static_cast<int>(col) * kCell, y = static_cast<int>(row) * kCell;
+      draw::blit(img, ground, x, y);
+      if (is_cliff(row, col)) {
+        draw::blit(img, col == 1 ? left : col == kCols - 2 ? right : mid[col % 2], x, y);
+      }
+      if (s == kStart) draw::blit(img, letter_s, x + kLetter, y + kLetter);
+      if (s == kGoal) {
+        draw::blit(img, letter_g, x + kLetter, y + kLetter);
+        draw::blit(img, flag, x + kFlagX, y + kFlagY);
+      }
+      if (s == s_) draw::blit(img, agent, x + kAgent, y + kAgent);
+    }
+    img.write_rgb(frame.rgb);
+  }
 
  private:
   void write(const Output& out, double p) const {

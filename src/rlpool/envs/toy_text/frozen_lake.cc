@@ -1,11 +1,14 @@
 // FrozenLake, matching gymnasium 1.4 FrozenLakeEnv: the 4x4 / 8x8 maps, a
 // custom `desc`, slippery ice with gymnasium's `success_rate`.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "draw.h"
 #include "env.h"
+#include "sprites.h"
 #include "toy_text.h"
 
 namespace rlpool::toy_text {
@@ -87,6 +90,9 @@ Lake lake_of(const Config& config) {
   throw std::invalid_argument("FrozenLake map_name must be '4x4' or '8x8' (or give desc), got '" + name + "'");
 }
 
+// gymnasium's window: 64 pixels a cell, at most 512 a side.
+int window_side(std::int64_t cells) { return static_cast<int>(std::min<std::int64_t>(64 * cells, 512)); }
+
 double success_rate_of(const Config& config) { return config.get_double_in("success_rate", 0.0, 1.0); }
 
 EnvSpec make_spec(const Config& config) {
@@ -96,6 +102,9 @@ EnvSpec make_spec(const Config& config) {
       .obs = {discrete("obs", static_cast<std::int64_t>(lake.cells.size()))},
       .action = discrete("action", 4),
       .info = {prob_info()},
+      .render_width = window_side(lake.ncol),
+      .render_height = window_side(lake.nrow),
+      .render_fps = 4,
   };
 }
 
@@ -152,7 +161,68 @@ class FrozenLake final : public Env {
     s_ = load_index_state(bytes, static_cast<std::int64_t>(lake_.cells.size()));
   }
 
+  // gymnasium's FrozenLakeEnv._render_gui: its images (sprites.h) scaled as
+  // pygame.transform.scale does and blitted tile by tile, each cell outlined.
+  void render(const Frame& frame) override {
+    const int ncol = static_cast<int>(lake_.ncol), nrow = static_cast<int>(lake_.nrow);
+    const int cw = window_side(ncol) / ncol, ch = window_side(nrow) / nrow;
+    draw::Image img(window_side(ncol), window_side(nrow));
+    if (cw > 0 && ch > 0) draw_cells(img, cw, ch);
+    img.write_rgb(frame.rgb);
+  }
+
  private:
+  void draw_cells(draw::Image& img, int cw, int ch) const {
+    const auto tile = [&](const draw::Sprite& sprite) { return draw::scale_nearest(draw::decode(sprite), cw, ch); };
+    // Overlays keep their proportions (drawn for a 64-pixel cell); Python's round() is half-even.
+    const double scale = std::min(cw, ch) / 64.0;
+    const auto overlay = [&](const draw::Sprite& sprite) {
+      const int w = std::max(1, static_cast<int>(std::nearbyint(sprite.width * scale)));
+      const int h = std::max(1, static_cast<int>(std::nearbyint(sprite.height * scale)));
+      return draw::scale_nearest(draw::decode(sprite), w, h);
+    };
+    const draw::Pixels ice = tile(sprites::kLakeIce), hole = tile(sprites::kLakeHole);
+    const draw::Pixels cracks[2] = {tile(sprites::kLakeCrackA), tile(sprites::kLakeCrackB)};
+    const draw::Pixels agent = overlay(sprites::kLakeAgent), flag = overlay(sprites::kLakeFlag);
+    const draw::Pixels letter_s = overlay(sprites::kLakeLetterS), letter_g = overlay(sprites::kLakeLetterG);
+    const int margin = static_cast<int>(std::nearbyint(cw * 0.06));
+    const int flag_lift = static_cast<int>(std::nearbyint(ch * 0.12));
+    // blit() of a float position truncates it.
+    const auto centred_x = [&](int cx, const draw::Pixels& p) { return static_cast<int>(cx + (cw - p.width) / 2.0); };
+    const std::uint32_t outline = draw::rgb(180, 200, 230);
+    const int ncol = static_cast<int>(lake_.ncol), nrow = static_cast<int>(lake_.nrow);
+    for (int y = 0; y < nrow; ++y) {
+      for (int x = 0; x < ncol; ++x) {
+        const int cx = x * cw, cy = y * ch;
+        const char letter = lake_.cells[static_cast<std::size_t>(y) * ncol + x];
+        if (letter == 'H') {
+          draw::blit(img, hole, cx, cy);
+        } else {
+          draw::blit(img, ice, cx, cy);
+          if (letter == 'F') {
+            const int crack = (x * 3 + y * 5) % 7;  // gymnasium's fixed scatter of cracks
+            if (crack < 2) draw::blit(img, cracks[crack], cx, cy);
+          } else if (letter == 'S') {
+            draw::blit(img, letter_s, cx + margin, cy + margin);
+          } else if (letter == 'G') {
+            draw::blit(img, flag, centred_x(cx, flag), cy + ch - flag.height - flag_lift);
+            draw::blit(img, letter_g, cx + margin, cy + margin);
+          }
+        }
+        // pygame.draw.rect(..., width=1): the cell's outline.
+        draw::hline(img, cx, cx + cw - 1, cy, outline);
+        draw::hline(img, cx, cx + cw - 1, cy + ch - 1, outline);
+        draw::vline(img, cx, cy, cy + ch - 1, outline);
+        draw::vline(img, cx + cw - 1, cy, cy + ch - 1, outline);
+      }
+    }
+    const std::int64_t row = s_ / lake_.ncol, col = s_ % lake_.ncol;
+    if (lake_.cells[static_cast<std::size_t>(s_)] != 'H') {  // an agent in a hole is hidden by it
+      const int cx = static_cast<int>(col) * cw, cy = static_cast<int>(row) * ch;
+      draw::blit(img, agent, centred_x(cx, agent), static_cast<int>(cy + (ch - agent.height) / 2.0));
+    }
+  }
+
   void write(const Output& out, double p) const {
     *out.obs_as<std::int64_t>() = s_;
     *out.info_as<double>(prob_) = p;

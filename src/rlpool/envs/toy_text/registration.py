@@ -44,6 +44,8 @@ Small tabular problems: gymnasium 1.4's FrozenLake, Taxi, CliffWalking and Black
 limits, reward thresholds and random transitions, plus the older ids EnvPool users have), bsuite's Catch
 and gym 0.21's NChain. Observations and actions are int64 (`Discrete`) except Catch's board. Where
 gymnasium sets no time limit, the task has none either: `max_episode_steps` is 2**31 - 1, as EnvPool has it.
+With `render_mode="rgb_array"`, FrozenLake, Taxi and CliffWalking draw gymnasium's picture, pixel for pixel
+(its images, scaled and blitted as pygame does); Blackjack, Catch and NChain do not render.
 """,
         envs=(
             EnvDoc(

@@ -10,7 +10,9 @@
 #include <mutex>
 #include <utility>
 
+#include "draw.h"
 #include "env.h"
+#include "sprites.h"
 #include "toy_text.h"
 
 namespace rlpool::toy_text {
@@ -25,6 +27,7 @@ constexpr int kMaxRow = 4;
 constexpr int kMaxCol = 4;
 constexpr std::array<std::array<int, 2>, 4> kLocs = {{{0, 0}, {0, 4}, {4, 0}, {4, 3}}};
 constexpr int kInTaxi = 4;  // passenger index meaning "in the taxi"
+constexpr int kWindowW = 536, kWindowH = 456;  // gymnasium's WINDOW_SIZE
 
 bool open(int map_row, int map_col) { return kMap[map_row][map_col] == ':'; }
 
@@ -224,6 +227,9 @@ EnvSpec make_spec(const Config& config) {
       .action = discrete("action", kActions),
       .info = {prob_info(),
                ArraySpec{.name = "action_mask", .dtype = DType::kInt8, .shape = {kActions}, .low = {0}, .high = {1}}},
+      .render_width = kWindowW,
+      .render_height = kWindowH,
+      .render_fps = 4,
   };
 }
 
@@ -238,6 +244,7 @@ class Taxi final : public Env {
   void reset(Rng& rng, const Output& out) override {
     state_.s = start_states()[rng.integer(300)];
     state_.fickle_step = fickle_passenger_ && rng.uniform() < fickle_probability_;
+    orientation_ = 0;
     write(out, 1.0);
   }
 
@@ -264,6 +271,7 @@ class Taxi final : public Env {
       }
     }
     state_.s = s;
+    if (action.discrete() < 4) orientation_ = static_cast<int>(action.discrete());
     *out.reward = o.reward;
     *out.terminated = o.terminated;
     write(out, o.p);
@@ -280,6 +288,33 @@ class Taxi final : public Env {
       throw std::invalid_argument("Taxi fickle_step must be 0 or 1, got " + std::to_string(state.fickle_step));
     }
     state_ = state;
+  }
+
+  // gymnasium's TaxiEnv._render_gui (its images: sprites.h). gymnasium turns
+  // the taxi to the last move when it renders; here it turns when it moves,
+  // the same for frames drawn after every step.
+  void render(const Frame& frame) override {
+    constexpr int kOriginX = 48, kOriginY = 128, kCellW = 88, kCellH = 56;
+    const auto at = [](int row, int col) { return std::pair{kOriginX + col * kCellW, kOriginY + row * kCellH}; };
+    draw::Image img(kWindowW, kWindowH);
+    img.fill(draw::rgb(250, 250, 246));
+    draw::blit(img, draw::decode(sprites::kTaxiBackground), 0, 80);
+    draw::blit(img, draw::decode(sprites::kTaxiHouse), 403, 36);
+    const Decoded d = decode(static_cast<int>(state_.s));
+    const auto [dx, dy] = at(kLocs[d.dest][0], kLocs[d.dest][1]);
+    draw::blit(img, draw::decode(sprites::kTaxiDestination), dx, dy);
+    if (d.pass < kInTaxi) {
+      const auto [px, py] = at(kLocs[d.pass][0], kLocs[d.pass][1]);
+      draw::blit(img, draw::decode(sprites::kTaxiPassenger), px + 35, py + 19);
+    }
+    const bool full = d.pass == kInTaxi;
+    const bool vertical = orientation_ < 2;  // south, north; then east, west
+    const draw::Pixels taxi = draw::decode(vertical ? (full ? sprites::kTaxiVFull : sprites::kTaxiV)
+                                                    : (full ? sprites::kTaxiHFull : sprites::kTaxiH));
+    const auto [tx, ty] = at(d.row, d.col);
+    draw::blit(img, draw::flip(taxi, orientation_ == 3, orientation_ == 0), tx + (vertical ? 25 : 15),
+               ty + (vertical ? 0 : 9));
+    img.write_rgb(frame.rgb);
   }
 
  private:
@@ -314,6 +349,7 @@ class Taxi final : public Env {
   };
   const Info info_;
   State state_;
+  int orientation_ = 0;  // gymnasium's taxi_orientation: the last move (0 south, 1 north, 2 east, 3 west)
 };
 
 }  // namespace

@@ -1,0 +1,104 @@
+"""Rendering of the toy text tasks (issue 18) against gymnasium's own ``rgb_array`` frames, bitwise.
+
+FrozenLake, CliffWalking and Taxi draw gymnasium's pictures from its PNG images, stored as data
+(``scripts/gen_sprites.py``) and scaled and blitted with pygame's arithmetic (``_core/draw.h``). Each task
+is stepped beside gymnasium with the same actions, gymnasium's state copied in after each step (their
+random streams differ on slippery ice and in the rain), and every frame compared; FrozenLake also on maps
+of other sizes (cells scaled to fit 512 pixels). Blackjack does not render: gymnasium writes its scores
+with pygame's font renderer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from render_reference import assert_alias_renders_as_target, assert_frames_equal, gym_rendering
+
+import rlpool
+from rlpool import registry
+from rlpool.compat import envpool  # noqa: F401 (registers EnvPool's aliases: tabular/CliffWalking-v0, ...)
+
+gym = pytest.importorskip("gymnasium")
+pytest.importorskip("pygame")
+from gymnasium.envs.toy_text.frozen_lake import generate_random_map  # noqa: E402
+
+RENDERED_TYPES = ("FrozenLake", "CliffWalking", "Taxi")
+TASKS = [t for t in registry.list_all_envs() if registry.task(t).env_type in RENDERED_TYPES]
+STEPS = 60
+
+
+def copy_state(env, g: gym.Env) -> None:
+    u = g.unwrapped
+    state = [u.s, int(u.fickle_step)] if hasattr(u, "fickle_step") else [u.s]  # Taxi: s and fickle_step
+    env.set_state(0, np.array(state, dtype=np.int64).tobytes())
+
+
+@pytest.mark.parametrize("task_id", TASKS)
+def test_frames_equal_gymnasium(task_id: str) -> None:
+    g = gym_rendering(task_id)
+    env = rlpool.make(task_id, num_envs=1, render_mode="rgb_array")
+    assert env.metadata["render_fps"] == g.metadata["render_fps"]
+    g.reset(seed=1)
+    env.reset()
+    copy_state(env, g)
+    rng = np.random.default_rng(0)
+    for t in range(STEPS):
+        assert_frames_equal(env.render()[0], g.render(), f"{task_id} step {t}")
+        a = int(rng.integers(g.action_space.n))
+        _, _, terminated, truncated, _ = g.step(a)
+        env.step(np.array([a]))
+        if terminated or truncated:  # rlpool resets on its next step
+            g.reset(seed=t)
+            env.step(np.array([a]))
+        copy_state(env, g)
+    env.close()
+    g.close()
+
+
+@pytest.mark.parametrize("task_id", ["FrozenLake-v1", "CliffWalking-v1"])
+def test_every_state(task_id: str) -> None:
+    g = gym_rendering(task_id)
+    env = rlpool.make(task_id, num_envs=1, render_mode="rgb_array")
+    g.reset(seed=0)
+    env.reset()
+    for s in range(g.observation_space.n):
+        g.unwrapped.s = s
+        copy_state(env, g)
+        assert_frames_equal(env.render()[0], g.render(), f"{task_id} state {s}")
+
+
+@pytest.mark.parametrize("desc", [generate_random_map(10, seed=1), generate_random_map(3, seed=2),
+                                  ["SFFFFHF", "FFHFFFG"], ["SF", "FH", "FF", "HF", "FF", "FG", "FF", "FF", "FF"]])
+def test_frozen_lake_maps_of_other_sizes(desc: list[str]) -> None:
+    g = gym.make("FrozenLake-v1", desc=desc, render_mode="rgb_array")
+    env = rlpool.make("FrozenLake-v1", desc=",".join(desc), num_envs=1, render_mode="rgb_array")
+    assert env.spec.arrays.render_size == g.unwrapped.window_size
+    g.reset(seed=0)
+    env.reset()
+    for s in range(0, g.observation_space.n, 3):
+        g.unwrapped.s = s
+        copy_state(env, g)
+        assert_frames_equal(env.render()[0], g.render(), f"{desc} state {s}")
+
+
+def test_taxi_turns_with_its_moves() -> None:
+    env = rlpool.make("Taxi-v4", num_envs=1, render_mode="rgb_array")
+    env.reset()
+    frames = []
+    for a in (0, 1, 2, 3):  # south, north, east, west: four pictures of the taxi
+        env.set_state(0, np.array([2 * 100 + 2 * 20 + 0 * 4 + 1, 0], dtype=np.int64).tobytes())
+        env.step(np.array([a]))
+        env.set_state(0, np.array([2 * 100 + 2 * 20 + 0 * 4 + 1, 0], dtype=np.int64).tobytes())
+        frames.append(env.render()[0])
+    assert len({f.tobytes() for f in frames}) == 4
+    env.close()
+
+
+@pytest.mark.parametrize("alias", [a for a in registry.list_aliases() if registry.resolve_alias(a)[0] in TASKS])
+def test_envpool_alias_renders(alias: str) -> None:
+    assert_alias_renders_as_target(alias)
+
+
+def test_blackjack_does_not_render() -> None:
+    with pytest.raises(ValueError, match="does not render"):
+        rlpool.make("Blackjack-v1", render_mode="rgb_array")
