@@ -1,7 +1,8 @@
 """Rendering of the toy text tasks (issue 18) against gymnasium's own ``rgb_array`` frames, bitwise.
 
-FrozenLake, CliffWalking and Taxi draw gymnasium's pictures from its PNG images, stored as data
-(``scripts/gen_sprites.py``) and scaled and blitted with pygame's arithmetic (``_core/draw.h``). Each task
+FrozenLake, CliffWalking and Taxi draw gymnasium's pictures from its PNG images, read from the installed
+gymnasium (``rlpool.images`` decodes them into the cache) and scaled and blitted with pygame's arithmetic
+(``_core/draw.h``). Each task
 is stepped beside gymnasium with the same actions, gymnasium's state copied in after each step (their
 random streams differ on slippery ice and in the rain), and every frame compared; FrozenLake also on maps
 of other sizes (cells scaled to fit 512 pixels). Blackjack does not render: gymnasium writes its scores
@@ -102,3 +103,45 @@ def test_envpool_alias_renders(alias: str) -> None:
 def test_blackjack_does_not_render() -> None:
     with pytest.raises(ValueError, match="does not render"):
         rlpool.make("Blackjack-v1", render_mode="rgb_array")
+
+
+def test_gymnasiums_images_decode_as_pygame_loads_them():
+    """rlpool.images' PNG reader gives, for every image gymnasium ships, the pixels pygame loads."""
+    import os
+
+    import pygame
+
+    from rlpool.images import read_png
+
+    package = os.path.dirname(gym.__file__)
+    paths = sorted(
+        os.path.join(root, f)
+        for folder in ("envs/toy_text/img", "envs/classic_control/assets")
+        for root, _, files in os.walk(os.path.join(package, folder))
+        for f in files
+        if f.endswith(".png")
+    )
+    assert len(paths) > 30
+    for path in paths:
+        image = pygame.image.load(path)
+        rgb = pygame.surfarray.pixels3d(image).transpose(1, 0, 2)
+        alpha = pygame.surfarray.pixels_alpha(image).T
+        np.testing.assert_array_equal(read_png(path), np.dstack([rgb, alpha]), err_msg=path)
+
+
+def test_bad_image_files_are_refused(tmp_path, monkeypatch):
+    from rlpool import images
+
+    (tmp_path / "not.png").write_bytes(b"GIF89a....")
+    with pytest.raises(ValueError, match="is not a PNG file"):
+        images.read_png(tmp_path / "not.png")
+    # A cache whose image went missing after make(): render() names the file it could not read.
+    monkeypatch.setenv("RLPOOL_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(images, "_READY", {})
+    env = rlpool.make("FrozenLake-v1", num_envs=1, render_mode="rgb_array")
+    env.reset()
+    (ice,) = (tmp_path / "cache").rglob("tile_ice.png.argb")
+    ice.write_bytes(b"RLPIMG01\x00")
+    with pytest.raises(RuntimeError, match="cannot read image .*tile_ice.png.argb: not an rlpool image file"):
+        env.render()
+    env.close()

@@ -173,3 +173,40 @@ def test_same_seed_same_trajectory_any_threads() -> None:
 
     for x, y in zip(run(1), run(3), strict=True):
         np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("scenario", ["basic", "health_gathering"])
+def test_render_is_the_engines_screen(scenario: str) -> None:
+    """render(): the engine's screen at its own resolution, RGB, as vizdoom's own screen buffer shows it."""
+    seed = 3
+    ref = reference_game(scenario)
+    height, width = ref.get_screen_height(), ref.get_screen_width()
+    ours = rlpool.make(f"{task_name(scenario)}-v1", num_envs=1, seed=seed, render_mode="rgb_array")
+    draws = XoshiroGenerator(splitmix_words(seed))
+    try:
+        ours.reset()
+        ref.set_seed(draws.next() >> 32)
+        ref.init()
+        ref.new_episode()
+
+        def reference_rgb() -> np.ndarray:
+            screen = raw_screen(ref)  # channel first
+            if screen.shape[0] == 1:
+                screen = np.repeat(screen, 3, axis=0)
+            if ref.get_screen_format() == vzd.ScreenFormat.CBCGCR:
+                screen = screen[::-1]
+            return np.ascontiguousarray(screen.transpose(1, 2, 0))
+
+        frame = ours.render()
+        assert frame.shape == (1, height, width, 3)
+        np.testing.assert_array_equal(frame[0], reference_rgb())
+        for t, a in enumerate(random_actions(ref, np.random.default_rng(2), 12)):
+            ours.step(a[None])
+            ref.make_action(list(a), 4)
+            if ref.is_episode_finished():
+                break
+            np.testing.assert_array_equal(ours.render()[0], reference_rgb(), err_msg=f"step {t}")
+        assert ours.metadata["render_fps"] == 35
+    finally:
+        ours.close()
+        ref.close()

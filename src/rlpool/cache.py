@@ -1,7 +1,8 @@
 """rlpool's on-disk cache: ``$RLPOOL_CACHE_DIR``, else ``$XDG_CACHE_HOME/rlpool`` (``~/.cache/rlpool``).
 
-Everything in it is derived and rebuilt when missing: numba-compiled Python envs (``python_env/``) and the
-DeepMind Control Suite models that dm_control compiles (``dmc/``).
+Everything in it is derived and rebuilt when missing: numba-compiled Python envs (``python_env/``), the
+DeepMind Control Suite models that dm_control compiles (``dmc/``) and gymnasium's images, decoded for the
+C++ renderers (``images/``, see ``rlpool.images``).
 """
 
 from __future__ import annotations

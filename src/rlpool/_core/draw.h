@@ -14,6 +14,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace rlpool::draw {
@@ -785,29 +792,55 @@ void blit_alpha(S& s, int x, int y, std::uint32_t color, std::uint32_t a) {
   p = rb | g;
 }
 
-// An image gymnasium draws from a PNG file, stored as data
-// (scripts/gen_sprites.py): a palette of 0xAARRGGBB colours and row-major
-// (run, palette index) byte pairs.
+// An image gymnasium draws from a PNG file of its package, named by its
+// path there (e.g. "envs/toy_text/img/tile_ice.png"). Nothing of it is in
+// rlpool's sources: at make time rlpool.images decodes gymnasium's files into
+// a cache folder, the env's `_images` option, which load() reads.
 struct Sprite {
-  int width, height;
-  const std::uint32_t* palette;
-  const std::uint8_t* runs;
-  std::size_t runs_size;
+  const char* file;
 };
 
-// An ARGB picture: a decoded sprite, or one scaled from it.
+// An ARGB picture (0xAARRGGBB, row-major): a loaded sprite, or one scaled from it.
 struct Pixels {
   int width = 0, height = 0;
   std::vector<std::uint32_t> argb;
 };
 
-inline Pixels decode(const Sprite& sprite) {
-  Pixels p{sprite.width, sprite.height, {}};
-  p.argb.reserve(static_cast<std::size_t>(sprite.width) * sprite.height);
-  for (std::size_t i = 0; i + 1 < sprite.runs_size; i += 2) {
-    p.argb.insert(p.argb.end(), sprite.runs[i], sprite.palette[sprite.runs[i + 1]]);
+// `sprite` from `folder` (rlpool.images' format: "RLPIMG01", width and
+// height as little-endian uint32, then the pixels as little-endian uint32),
+// read once per process. std::runtime_error names a missing or bad file.
+inline const Pixels& load(const std::string& folder, const Sprite& sprite) {
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<const Pixels>> cache;
+  if (folder.empty()) {
+    throw std::runtime_error(std::string("no image folder to draw ") + sprite.file +
+                             " from (the env's _images option, which rlpool.make sets)");
   }
-  return p;
+  const std::string path = folder + "/" + sprite.file + ".argb";
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = cache[path];
+  if (!slot) {
+    const auto fail = [&](const std::string& why) {
+      cache.erase(path);
+      throw std::runtime_error("cannot read image " + path + ": " + why);
+    };
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail("no such file");
+    char magic[8] = {};
+    std::uint32_t size[2] = {};
+    in.read(magic, sizeof(magic));
+    in.read(reinterpret_cast<char*>(size), sizeof(size));  // little-endian, as on every target
+    if (!in || std::memcmp(magic, "RLPIMG01", 8) != 0) fail("not an rlpool image file");
+    if (size[0] == 0 || size[1] == 0 || size[0] > 16384 || size[1] > 16384) fail("bad size");
+    auto p = std::make_unique<Pixels>();
+    p->width = static_cast<int>(size[0]);
+    p->height = static_cast<int>(size[1]);
+    p->argb.resize(static_cast<std::size_t>(size[0]) * size[1]);
+    in.read(reinterpret_cast<char*>(p->argb.data()), static_cast<std::streamsize>(p->argb.size() * 4));
+    if (!in) fail("truncated");
+    slot = std::move(p);
+  }
+  return *slot;
 }
 
 // pygame.transform.scale: SDL's nearest-neighbour stretch, 16.16 fixed-point

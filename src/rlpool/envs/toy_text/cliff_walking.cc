@@ -36,7 +36,9 @@ EnvSpec make_spec(const Config& /*config*/) {
 class CliffWalking final : public Env {
  public:
   explicit CliffWalking(const Config& config)
-      : slippery_(config.get_bool("is_slippery")), prob_(info_index(make_spec(config).info, "prob")) {}
+      : slippery_(config.get_bool("is_slippery")),
+        prob_(info_index(make_spec(config).info, "prob")),
+        images_(config.get_string("_images")) {}
 
   void reset(Rng& /*rng*/, const Output& out) override {
     s_ = kStart;
@@ -72,11 +74,11 @@ class CliffWalking final : public Env {
 
   // gymnasium's CliffWalkingEnv._render_gui: its images (sprites.h) blitted cell by cell.
   void render(const Frame& frame) override {
-    const draw::Pixels ground = draw::decode(sprites::kCliffGround);
-    const draw::Pixels left = draw::decode(sprites::kCliffLeft), right = draw::decode(sprites::kCliffRight);
-    const draw::Pixels mid[2] = {draw::decode(sprites::kCliffMidA), draw::decode(sprites::kCliffMidB)};
-    const draw::Pixels letter_s = draw::decode(sprites::kCliffLetterS), letter_g = draw::decode(sprites::kCliffLetterG);
-    const draw::Pixels flag = draw::decode(sprites::kCliffFlag), agent = draw::decode(sprites::kCliffAgent);
+    const draw::Pixels ground = draw::load(images_, sprites::kCliffGround);
+    const draw::Pixels left = draw::load(images_, sprites::kCliffLeft), right = draw::load(images_, sprites::kCliffRight);
+    const draw::Pixels mid[2] = {draw::load(images_, sprites::kCliffMidA), draw::load(images_, sprites::kCliffMidB)};
+    const draw::Pixels letter_s = draw::load(images_, sprites::kCliffLetterS), letter_g = draw::load(images_, sprites::kCliffLetterG);
+    const draw::Pixels flag = draw::load(images_, sprites::kCliffFlag), agent = draw::load(images_, sprites::kCliffAgent);
     constexpr int kLetter = 8, kFlagX = 28, kFlagY = 16, kAgent = 20;  // gymnasium's offsets in a cell
     draw::Image img(kCols * kCell, kRows * kCell);
     for (std::int64_t s = 0; s < kStates; ++s) {
@@ -105,13 +107,15 @@ class CliffWalking final : public Env {
   bool slippery_;
   std::size_t prob_;  // info entry
   std::int64_t s_ = kStart;  // gymnasium's env.unwrapped.s
+  std::string images_;  // the _images option: where draw::load finds gymnasium's images
 };
 
 }  // namespace
 
 static const bool kRegistered = register_env_type({
     .name = "CliffWalking",
-    .options = {{"is_slippery", false, "move in the intended direction or either side, each with probability 1/3"}},
+    .options = {{"is_slippery", false, "move in the intended direction or either side, each with probability 1/3"},
+                {"_images", std::string(), "gymnasium's images, decoded (set by rlpool.images)"},},
     .spec = make_spec,
     .create = make_env<CliffWalking>(),
 });

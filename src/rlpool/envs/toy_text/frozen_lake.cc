@@ -115,7 +115,8 @@ class FrozenLake final : public Env {
         slippery_(config.get_bool("is_slippery")),
         success_(success_rate_of(config)),
         fail_((1.0 - success_) / 2.0),
-        prob_(info_index(make_spec(config).info, "prob")) {}
+        prob_(info_index(make_spec(config).info, "prob")),
+        images_(config.get_string("_images")) {}
 
   void reset(Rng& rng, const Output& out) override {
     const auto& starts = lake_.starts;
@@ -173,13 +174,16 @@ class FrozenLake final : public Env {
 
  private:
   void draw_cells(draw::Image& img, int cw, int ch) const {
-    const auto tile = [&](const draw::Sprite& sprite) { return draw::scale_nearest(draw::decode(sprite), cw, ch); };
+    const auto tile = [&](const draw::Sprite& sprite) {
+      return draw::scale_nearest(draw::load(images_, sprite), cw, ch);
+    };
     // Overlays keep their proportions (drawn for a 64-pixel cell); Python's round() is half-even.
     const double scale = std::min(cw, ch) / 64.0;
     const auto overlay = [&](const draw::Sprite& sprite) {
-      const int w = std::max(1, static_cast<int>(std::nearbyint(sprite.width * scale)));
-      const int h = std::max(1, static_cast<int>(std::nearbyint(sprite.height * scale)));
-      return draw::scale_nearest(draw::decode(sprite), w, h);
+      const draw::Pixels& image = draw::load(images_, sprite);
+      const int w = std::max(1, static_cast<int>(std::nearbyint(image.width * scale)));
+      const int h = std::max(1, static_cast<int>(std::nearbyint(image.height * scale)));
+      return draw::scale_nearest(image, w, h);
     };
     const draw::Pixels ice = tile(sprites::kLakeIce), hole = tile(sprites::kLakeHole);
     const draw::Pixels cracks[2] = {tile(sprites::kLakeCrackA), tile(sprites::kLakeCrackB)};
@@ -234,6 +238,7 @@ class FrozenLake final : public Env {
   double fail_;
   std::size_t prob_;  // info entry
   std::int64_t s_ = 0;  // gymnasium's env.unwrapped.s: row * ncol + col
+  std::string images_;  // the _images option: where draw::load finds gymnasium's images
 };
 
 }  // namespace
@@ -248,6 +253,7 @@ static const bool kRegistered = register_env_type({
             {"size", std::int64_t{0}, "EnvPool's map choice: 4 or 8 picks that predefined map; 0 uses map_name"},
             {"is_slippery", true, "move in the intended direction with probability success_rate, else sideways"},
             {"success_rate", 1.0 / 3.0, "probability of the intended move on slippery ice"},
+            {"_images", std::string(), "gymnasium's images, decoded (set by rlpool.images)"},
         },
     .spec = make_spec,
     .create = make_env<FrozenLake>(),

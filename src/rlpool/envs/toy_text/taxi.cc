@@ -239,7 +239,8 @@ class Taxi final : public Env {
       : table_(table_for(config)),
         fickle_passenger_(config.get_bool("fickle_passenger")),
         fickle_probability_(config.get_double_in("fickle_probability", 0.0, 1.0)),
-        info_(make_spec(config)) {}
+        info_(make_spec(config)),
+        images_(config.get_string("_images")) {}
 
   void reset(Rng& rng, const Output& out) override {
     state_.s = start_states()[rng.integer(300)];
@@ -298,18 +299,18 @@ class Taxi final : public Env {
     const auto at = [](int row, int col) { return std::pair{kOriginX + col * kCellW, kOriginY + row * kCellH}; };
     draw::Image img(kWindowW, kWindowH);
     img.fill(draw::rgb(250, 250, 246));
-    draw::blit(img, draw::decode(sprites::kTaxiBackground), 0, 80);
-    draw::blit(img, draw::decode(sprites::kTaxiHouse), 403, 36);
+    draw::blit(img, draw::load(images_, sprites::kTaxiBackground), 0, 80);
+    draw::blit(img, draw::load(images_, sprites::kTaxiHouse), 403, 36);
     const Decoded d = decode(static_cast<int>(state_.s));
     const auto [dx, dy] = at(kLocs[d.dest][0], kLocs[d.dest][1]);
-    draw::blit(img, draw::decode(sprites::kTaxiDestination), dx, dy);
+    draw::blit(img, draw::load(images_, sprites::kTaxiDestination), dx, dy);
     if (d.pass < kInTaxi) {
       const auto [px, py] = at(kLocs[d.pass][0], kLocs[d.pass][1]);
-      draw::blit(img, draw::decode(sprites::kTaxiPassenger), px + 35, py + 19);
+      draw::blit(img, draw::load(images_, sprites::kTaxiPassenger), px + 35, py + 19);
     }
     const bool full = d.pass == kInTaxi;
     const bool vertical = orientation_ < 2;  // south, north; then east, west
-    const draw::Pixels taxi = draw::decode(vertical ? (full ? sprites::kTaxiVFull : sprites::kTaxiV)
+    const draw::Pixels taxi = draw::load(images_, vertical ? (full ? sprites::kTaxiVFull : sprites::kTaxiV)
                                                     : (full ? sprites::kTaxiHFull : sprites::kTaxiH));
     const auto [tx, ty] = at(d.row, d.col);
     draw::blit(img, draw::flip(taxi, orientation_ == 3, orientation_ == 0), tx + (vertical ? 25 : 15),
@@ -350,6 +351,7 @@ class Taxi final : public Env {
   const Info info_;
   State state_;
   int orientation_ = 0;  // gymnasium's taxi_orientation: the last move (0 south, 1 north, 2 east, 3 west)
+  std::string images_;  // the _images option: where draw::load finds gymnasium's images
 };
 
 }  // namespace
@@ -366,6 +368,7 @@ static const bool kRegistered = register_env_type({
             {"rainy_probability", 0.8, "with is_rainy, the probability that a move goes where it was meant to"},
             {"fickle_probability", 0.3, "with fickle_passenger, the probability per episode of a change of mind"},
             {"_rain_v3", false, "gymnasium 1.2's rain model (Taxi-v3)"},
+            {"_images", std::string(), "gymnasium's images, decoded (set by rlpool.images)"},
         },
     .spec = make_spec,
     .create = make_env<Taxi>(),

@@ -198,7 +198,30 @@ EnvSpec make_spec(const Config& config) {
       // (binary buttons: non-zero is pressed; delta buttons: the amount).
       .action = ArraySpec{.name = "action", .dtype = DType::kFloat64, .shape = {buttons}, .low = {}, .high = {}},
       .info = info_entries(*game),
+      // render(): the engine's screen at its own resolution, as vizdoom's
+      // gymnasium env shows it (35 frames a second: vizdoom's DEFAULT_TICRATE).
+      .render_width = layout.width,
+      .render_height = layout.height,
+      .render_fps = 35.0,
   };
+}
+
+// One pixel of a screen buffer as RGB: where each channel sits in a pixel of
+// an interleaved format (planar and gray formats are handled apart).
+struct ChannelOffsets {
+  int r, g, b;
+};
+
+ChannelOffsets channel_offsets(vizdoom::ScreenFormat format) {
+  switch (format) {
+    case vizdoom::RGB24:
+    case vizdoom::RGBA32: return {0, 1, 2};
+    case vizdoom::ARGB32: return {1, 2, 3};
+    case vizdoom::BGR24:
+    case vizdoom::BGRA32: return {2, 1, 0};
+    case vizdoom::ABGR32: return {3, 2, 1};
+    default: return {0, 0, 0};  // one channel: gray (DOOM_256_COLORS8's palette indices shown as gray)
+  }
 }
 
 // ViZDoom reports failures (engine crashed, not running, ...) with exceptions
@@ -352,6 +375,7 @@ class VizdoomEnv : public Env {
       }
       return;
     }
+    last_screen_ = state->screenBuffer;  // shared with the engine's state: no copy
     const std::uint8_t* src = state->screenBuffer->data();
     if (layout_.planar) {
       const std::size_t plane = static_cast<std::size_t>(layout_.height) * static_cast<std::size_t>(layout_.width);
@@ -361,6 +385,38 @@ class VizdoomEnv : public Env {
       }
     } else {
       resizer_->run(src, newest());
+    }
+  }
+
+  // The last screen the engine showed (the one before a finished episode's
+  // end, where vizdoom's gymnasium env shows black), as RGB.
+  void render(const Frame& frame) override {
+    const std::size_t n = static_cast<std::size_t>(layout_.height) * static_cast<std::size_t>(layout_.width);
+    std::uint8_t* out = frame.rgb;
+    if (!last_screen_) {
+      std::fill_n(out, 3 * n, std::uint8_t{0});
+      return;
+    }
+    const std::uint8_t* src = last_screen_->data();
+    if (layout_.planar) {
+      const bool bgr = game_->getScreenFormat() == vizdoom::CBCGCR;
+      const std::uint8_t* r = src + (bgr ? 2 : 0) * n;
+      const std::uint8_t* g = src + n;
+      const std::uint8_t* b = src + (bgr ? 0 : 2) * n;
+      for (std::size_t i = 0; i < n; ++i) {
+        out[3 * i] = r[i];
+        out[3 * i + 1] = g[i];
+        out[3 * i + 2] = b[i];
+      }
+      return;
+    }
+    const int cn = layout_.channels;
+    const ChannelOffsets at = channel_offsets(game_->getScreenFormat());
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint8_t* px = src + static_cast<std::size_t>(cn) * i;
+      out[3 * i] = px[at.r];
+      out[3 * i + 1] = px[at.g];
+      out[3 * i + 2] = px[at.b];
     }
   }
 
@@ -380,6 +436,7 @@ class VizdoomEnv : public Env {
   std::size_t frame_size_;
   std::vector<std::uint8_t> frames_;  // stack_num frames, oldest first
   std::unique_ptr<Resizer> resizer_;
+  vizdoom::ImageBufferPtr last_screen_;  // for render()
   bool started_ = false;
   std::uint64_t episodes_ = 0;
 };
