@@ -354,3 +354,38 @@ print(importlib.util.find_spec("procgen") is None, "procgen" in sys.modules, "gy
     assert out.returncode == 0, out.stderr
     # procgen-mirror is not installed; nothing imports procgen's or gym3's Python code.
     assert out.stdout.split() == ["True", "False", "False"]
+
+
+@pytest.mark.parametrize("task", ["CoinrunEasy-v0", "BigfishHard-v0", "MazeEasy-v0"])
+def test_render_is_libenvs_rgb_frame(task: str) -> None:
+    """render(): the 512 x 512 frame procgen's libenv draws with render_human (its rgb_array), in lockstep."""
+    lib = _libenv()
+    spec = rlpool.make_spec(task)
+    game = spec.task.env_defaults["_game"]
+    mode = spec.env_config["distribution_mode"]
+    ref = lib.LibEnv(game, seed=lib.rand_seed(7), render_human=True, distribution_mode=mode)
+    env = rlpool.make(task, num_envs=1, seed=7, render_mode="rgb_array")
+    try:
+        assert env.metadata["render_fps"] == 15
+        env.reset()
+        frame = env.render()
+        assert frame.shape == (1, 512, 512, 3)
+        np.testing.assert_array_equal(frame[0], ref.info["rgb"][0])
+        rng = np.random.default_rng(0)
+        for t in range(40):
+            a = int(rng.integers(0, 15))
+            _, _, terminated, truncated, _ = env.step(np.array([a]))
+            ref.step([a])
+            np.testing.assert_array_equal(env.render()[0], ref.info["rgb"][0], err_msg=f"{task} step {t}")
+            assert frame.std() > 1.0
+            if terminated[0] or truncated[0]:
+                break
+    finally:
+        env.close()
+        ref.close()
+    # Without a render_mode libenv draws no 512 x 512 frame (and render() is refused in Python).
+    plain = rlpool.make(task, num_envs=1, seed=7)
+    plain.reset()
+    with pytest.raises(Exception, match="render"):
+        plain.render()
+    plain.close()

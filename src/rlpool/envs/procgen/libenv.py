@@ -118,7 +118,8 @@ class LibEnv:
     bools); ``num_threads`` is libenv's own (0: ``act`` steps in the calling thread).
     """
 
-    def __init__(self, game: str, num: int = 1, *, seed: int = 0, num_threads: int = 0, **options: Any) -> None:
+    def __init__(self, game: str, num: int = 1, *, seed: int = 0, num_threads: int = 0, render_human: bool = False,
+                 **options: Any) -> None:
         self._handle = None
         if game not in {g for g, _, _ in GAMES}:
             raise ValueError(f"unknown procgen game {game!r}")
@@ -144,7 +145,7 @@ class LibEnv:
             "debug_mode": 0,
             "rand_seed": int(seed),
             "num_threads": int(num_threads),
-            "render_human": False,
+            "render_human": bool(render_human),
             "resource_root": os.path.join(library_root(), "procgen", "data", "assets") + os.sep,
         }
         if options:
@@ -171,7 +172,8 @@ class LibEnv:
         lib.libenv_get_tensortypes(self._handle, _INFO, info_types)
         self.info: dict[str, np.ndarray] = {}
         for t in info_types:
-            self.info[t.name.decode()] = np.zeros(num, np.int32 if t.dtype == _INT32 else np.uint8)
+            shape = tuple(t.shape[: t.ndim])  # () for the scalars; render_human's "rgb" is (512, 512, 3)
+            self.info[t.name.decode()] = np.zeros((num, *shape), np.int32 if t.dtype == _INT32 else np.uint8)
         ptr = ctypes.c_void_p
 
         def per_env(arrays: list[np.ndarray]) -> Any:

@@ -70,6 +70,7 @@ using MakeFn = void* (*)(int num, Options options);
 using GetTensorTypesFn = int (*)(void* env, int space, TensorType* types);
 using SetBuffersFn = void (*)(void* env, Buffers* buffers);
 using ActFn = void (*)(void* env);
+using ObserveFn = void (*)(void* env);
 using CloseFn = void (*)(void* env);
 using GetStateFn = int (*)(void* env, int env_idx, char* data, int length);
 using SetStateFn = void (*)(void* env, int env_idx, char* data, int length);

@@ -38,6 +38,9 @@ namespace {
 
 constexpr int kRes = 64;
 constexpr std::size_t kFrameBytes = static_cast<std::size_t>(kRes) * kRes * 3;
+// procgen's render_mode="rgb_array" frame: libenv's render_human info entry "rgb".
+constexpr int kRenderRes = 512;
+constexpr std::size_t kRenderBytes = static_cast<std::size_t>(kRenderRes) * kRenderRes * 3;
 constexpr int kNumActions = 15;  // procgen's get_combos()
 constexpr int kMaxStateBytes = 1 << 20;  // procgen's MAX_STATE_SIZE
 constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
@@ -84,6 +87,9 @@ struct Settings {
   std::int32_t num_levels, start_level;
   bool use_sequential_levels, use_backgrounds, restrict_themes, use_monochrome_assets, center_agent,
       use_generated_assets, paint_vel_info;
+  // Only a pool made with a render_mode has libenv draw the 512 x 512 frame
+  // (render_human): it costs more than the game's own 64 x 64 one.
+  bool render;
   std::int64_t timeout;
   std::string root;
 
@@ -98,6 +104,7 @@ struct Settings {
         center_agent(c.get_bool("center_agent")),
         use_generated_assets(c.get_bool("use_generated_assets")),
         paint_vel_info(c.get_bool("paint_vel_info")),
+        render(c.has("_render") && c.get_bool("_render")),
         timeout(c.get_int_in("_timeout", 1, kInt32Max)),
         root(c.get_string("_library_root")) {
     const GameInfo& g = find_game(game);
@@ -141,6 +148,7 @@ struct Api {
   libenv::GetTensorTypesFn get_tensortypes;
   libenv::SetBuffersFn set_buffers;
   libenv::ActFn act;
+  libenv::ObserveFn observe;
   libenv::CloseFn close;
   libenv::GetStateFn get_state;
   libenv::SetStateFn set_state;
@@ -191,6 +199,7 @@ const Api& load_api(const std::string& root) {
   resolve(lib, "libenv_make", api->make);
   resolve(lib, "libenv_get_tensortypes", api->get_tensortypes);
   resolve(lib, "libenv_set_buffers", api->set_buffers);
+  resolve(lib, "libenv_observe", api->observe);
   resolve(lib, "libenv_act", api->act);
   resolve(lib, "libenv_close", api->close);
   resolve(lib, "get_state", api->get_state);
@@ -303,6 +312,15 @@ class ProcgenEnv final : public Env {
   }
 
   // [fnv1a of the rest: 8][at_episode_start_: 1][level_steps_: 8][game name, NUL][procgen's blob]
+  // The 512 x 512 frame of the current state: libenv_observe draws it (act
+  // draws only the 64 x 64 observation), so it is drawn only when asked for.
+  // observe also rewrites the step's observation, reward and flags, unchanged.
+  void render(const Frame& frame) override {
+    if (render_frame_.size() != kRenderBytes) throw std::logic_error("this Procgen env was made without a render_mode");
+    api_->observe(venv_);
+    std::memcpy(frame.rgb, render_frame_.data(), kRenderBytes);
+  }
+
   std::string get_state() const override {
     if (venv_ == nullptr) throw std::logic_error("reset the env before get_state");
     std::string blob(kMaxStateBytes, '\0');
@@ -374,7 +392,7 @@ class ProcgenEnv final : public Env {
     o.add("debug_mode", static_cast<std::int32_t>(0));
     o.add("rand_seed", rand_seed);
     o.add("num_threads", static_cast<std::int32_t>(0));
-    o.add_bool("render_human", false);
+    o.add_bool("render_human", s_.render);
     o.add("resource_root", api_->resource_root);
     {
       // libenv_make's first call loads every image, process-wide.
@@ -408,6 +426,9 @@ class ProcgenEnv final : public Env {
         info_ptrs_[i] = &prev_level_seed_;
       } else if (name == "prev_level_complete") {
         info_ptrs_[i] = &level_complete_;
+      } else if (name == "rgb") {  // render_human's frame
+        render_frame_.assign(kRenderBytes, 0);
+        info_ptrs_[i] = render_frame_.data();
       } else {
         info_ptrs_[i] = &spare_[i];  // an entry this version of procgen does not have (none): not handed out
       }
@@ -443,6 +464,7 @@ class ProcgenEnv final : public Env {
   std::int32_t prev_level_seed_ = 0;
   std::uint8_t level_complete_ = 0;
   std::vector<std::int64_t> spare_;
+  std::vector<std::uint8_t> render_frame_;  // "rgb", with render_human only
   std::vector<void*> info_ptrs_;
   void* ob_ptr_ = nullptr;
   void* ac_ptr_ = nullptr;
@@ -454,6 +476,10 @@ EnvSpec make_spec(const Config& config) {
       .obs = {ArraySpec{.name = "obs", .dtype = DType::kUInt8, .shape = {kRes, kRes, 3}, .low = {0}, .high = {255}}},
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0}, .high = {kNumActions - 1}},
       .info = ProcgenEnv::make_info_spec(),
+      // procgen's rgb_array frame (15 frames a second, its gym env's metadata).
+      .render_width = kRenderRes,
+      .render_height = kRenderRes,
+      .render_fps = 15.0,
   };
 }
 
