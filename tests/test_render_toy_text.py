@@ -5,8 +5,7 @@ gymnasium (``rlpool.images`` decodes them into the cache) and scaled and blitted
 (``_core/draw.h``). Each task
 is stepped beside gymnasium with the same actions, gymnasium's state copied in after each step (their
 random streams differ on slippery ice and in the rain), and every frame compared; FrozenLake also on maps
-of other sizes (cells scaled to fit 512 pixels). Blackjack does not render: gymnasium writes its scores
-with pygame's font renderer.
+of other sizes (cells scaled to fit 512 pixels). Blackjack draws gymnasium's table, its images too.
 """
 
 from __future__ import annotations
@@ -100,9 +99,36 @@ def test_envpool_alias_renders(alias: str) -> None:
     assert_alias_renders_as_target(alias)
 
 
-def test_blackjack_does_not_render() -> None:
-    with pytest.raises(ValueError, match="does not render"):
-        rlpool.make("Blackjack-v1", render_mode="rgb_array")
+def _blackjack_state(g: gym.Env) -> bytes:
+    """rlpool's Blackjack state bytes for gymnasium's env: both hands and the look of the dealer's card."""
+    u = g.unwrapped
+
+    def hand(cards: list[int]) -> bytes:
+        return bytes([len(cards)]) + bytes(cards).ljust(32, b"\0")
+
+    face = "JQK".index(u.dealer_top_card_value_str) if u.dealer[0] == 10 else 0
+    return hand(u.player) + hand(u.dealer) + bytes(["CDHS".index(u.dealer_top_card_suit), face])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_blackjack_frames_equal_gymnasium(seed: int) -> None:
+    """gymnasium draws the table from its images: the dealer's card (its suit and face), the sums, the ace."""
+    g = gym_rendering("Blackjack-v1")
+    env = rlpool.make("Blackjack-v1", num_envs=1, render_mode="rgb_array", autoreset_mode="Disabled")
+    g.reset(seed=seed)
+    env.reset()
+    env.set_state(0, _blackjack_state(g))
+    assert_frames_equal(env.render()[0], g.render(), f"seed {seed} reset")
+    rng = np.random.default_rng(seed)
+    for t in range(4):
+        _, _, terminated, _, _ = g.step(int(rng.integers(0, 2)))
+        env.set_state(0, _blackjack_state(g))  # the cards drawn differ (other random streams): copied
+        assert_frames_equal(env.render()[0], g.render(), f"seed {seed} step {t}")
+        if terminated:
+            break
+    assert env.metadata["render_fps"] == g.metadata["render_fps"]
+    g.close()
+    env.close()
 
 
 def test_gymnasiums_images_decode_as_pygame_loads_them():

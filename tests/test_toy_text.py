@@ -211,11 +211,11 @@ BAD_STATES = [
 ]
 
 
-def blackjack_state(player: list[int], dealer: list[int]) -> bytes:
+def blackjack_state(player: list[int], dealer: list[int], suit: int = 0, face: int = 0) -> bytes:
     def hand(cards: list[int]) -> bytes:
         return bytes([len(cards)]) + bytes(cards).ljust(32, b"\0")
 
-    return hand(player) + hand(dealer)
+    return hand(player) + hand(dealer) + bytes([suit, face])
 
 
 BAD_STATES.append(
@@ -229,6 +229,8 @@ BAD_STATES.append(
             blackjack_state([10, 1], [10, 10, 7]),  # dealer beyond 26
             blackjack_state([10, 1], [10])[:-1],  # wrong size
             bytes([2, 10, 1, 5]) + b"\0" * 29 + blackjack_state([10], [10])[33:],  # card in an unused slot
+            blackjack_state([10, 1], [10, 6], suit=4),  # no such suit
+            blackjack_state([10, 1], [9, 6], face=1),  # a face for a card that is not a 10
         ],
     )
 )

@@ -2,6 +2,9 @@
 // 5.1): an infinite deck, the `natural` and `sab` rules, and the observation
 // (player sum, dealer's showing card, usable ace) as a tuple of Discretes.
 
+#include <string>
+
+#include "draw.h"
 #include "env.h"
 #include "toy_text.h"
 
@@ -41,7 +44,8 @@ struct Hand {
 
 class Blackjack final : public Env {
  public:
-  explicit Blackjack(const Config& config) : natural_(config.get_bool("natural")), sab_(config.get_bool("sab")) {}
+  explicit Blackjack(const Config& config)
+      : natural_(config.get_bool("natural")), sab_(config.get_bool("sab")), images_(config.get_string("_images")) {}
 
   void reset(Rng& rng, const Output& out) override {
     state_ = State{};
@@ -50,6 +54,10 @@ class Blackjack final : public Env {
     state_.dealer.draw(rng);
     state_.player.draw(rng);
     state_.player.draw(rng);
+    // How the dealer's face-up card looks (gymnasium draws these after the
+    // deal, for render() only): its suit, and for a 10 which of J, Q, K.
+    state_.suit = static_cast<std::uint8_t>(rng.integer(4));
+    state_.face = state_.dealer.cards[0] == 10 ? static_cast<std::uint8_t>(rng.integer(3)) : 0;
     write(out);
   }
 
@@ -83,6 +91,10 @@ class Blackjack final : public Env {
     load_pod_state(bytes, state);
     check_hand(state.player, "player", kMaxPlayerRaw);
     check_hand(state.dealer, "dealer", kMaxDealerRaw);
+    if (state.suit > 3) throw std::invalid_argument("Blackjack dealer card suit must be 0..3 (C, D, H, S)");
+    if (state.face > (state.dealer.cards[0] == 10 ? 2 : 0)) {
+      throw std::invalid_argument("Blackjack dealer card face must be 0..2 (J, Q, K) for a 10, else 0");
+    }
     state_ = state;
   }
 
@@ -114,14 +126,56 @@ class Blackjack final : public Env {
     *out.obs_as<std::int64_t>(2) = state_.player.usable_ace() ? 1 : 0;
   }
 
-  // Byte layout for get_state/set_state: player (count, 32 cards), then dealer.
+  // gymnasium's draw_table: its images (gymnasium's img/blackjack, read from
+  // the installed package) on the felt, at its positions.
+  void render(const Frame& frame) override {
+    constexpr int kWidth = 384, kHeight = 376, kArt = 4;  // SCREEN_SIZE; positions are multiples of ART_PIXEL
+    draw::Image img(kWidth, kHeight);
+    const auto image = [&](const std::string& name) -> const draw::Pixels& {
+      const std::string file = "envs/toy_text/img/blackjack/" + name + ".png";
+      return draw::load(images_, draw::Sprite{file.c_str()});
+    };
+    const auto digits = [&](int number, const char* size, int gap, int x, int y) {
+      for (char c : std::to_string(number)) {
+        const draw::Pixels& d = image(std::string("digit_") + size + "_" + c);
+        draw::blit(img, d, x, y);
+        x += d.width + gap;
+      }
+    };
+    const auto centred_x = [](int width) { return (kWidth - width) / 2 / kArt * kArt; };
+    img.fill(draw::rgb(196, 216, 158));  // FELT_COLOR
+    const draw::Pixels& dealer_label = image("label_dealer");
+    draw::blit(img, dealer_label, 40, 32);
+    const int dealer_card = state_.dealer.cards[0];
+    digits(dealer_card, "small", 4, 40 + dealer_label.width + 12, 32);
+    const std::string value = dealer_card == 1 ? "A" : dealer_card == 10 ? std::string(1, "JQK"[state_.face])
+                                                                          : std::to_string(dealer_card);
+    draw::blit(img, image("card_" + value + "CDHS"[state_.suit]), 96, 72);
+    draw::blit(img, image("card_back"), 208, 72);
+    draw::blit(img, image("label_player"), 40, 208);
+    const int sum = state_.player.total();
+    const int n = static_cast<int>(std::to_string(sum).size());
+    const int sum_width = n * image("digit_big_0").width + (n - 1) * 12;
+    digits(sum, "big", 12, centred_x(sum_width), 248);
+    if (state_.player.usable_ace()) {
+      const draw::Pixels& ace = image("label_usable_ace");
+      draw::blit(img, ace, centred_x(ace.width), 328);
+    }
+    img.write_rgb(frame.rgb);
+  }
+
+  // Byte layout for get_state/set_state: player (count, 32 cards), dealer,
+  // then the look of the dealer's face-up card (suit 0..3; for a 10, J/Q/K 0..2).
   struct State {
     Hand player;
     Hand dealer;
+    std::uint8_t suit = 0;
+    std::uint8_t face = 0;
   };
-  static_assert(sizeof(State) == 2 * (1 + kMaxCards));  // no padding: plain bytes
+  static_assert(sizeof(State) == 2 * (1 + kMaxCards) + 2);  // no padding: plain bytes
   bool natural_;
   bool sab_;
+  std::string images_;  // the _images option: where draw::load finds gymnasium's images
   State state_;
 };
 
@@ -133,6 +187,7 @@ static const bool kRegistered = register_env_type({
         {
             {"natural", false, "a natural blackjack pays 1.5 (when sab is false)"},
             {"sab", true, "Sutton & Barto's rules: a natural beats any non-natural dealer hand (overrides natural)"},
+            {"_images", std::string(), "gymnasium's images, decoded (set by rlpool.images)"},
         },
     .spec =
         [](const Config&) {
@@ -141,6 +196,9 @@ static const bool kRegistered = register_env_type({
               .obs_kind = ObsKind::kTuple,
               .action = discrete("action", 2),
               .info = {},
+              .render_width = 384,  // gymnasium's SCREEN_SIZE and render_fps
+              .render_height = 376,
+              .render_fps = 4.0,
           };
         },
     .create = make_env<Blackjack>(),

@@ -30,7 +30,7 @@ register("NChain-v0", "NChain", max_episode_steps=1000)
 register("CliffWalking-v0", "CliffWalking", max_episode_steps=NO_LIMIT, gymnasium_id="CliffWalking-v1", prepare=IMAGES)
 register("CliffWalking-v1", "CliffWalking", max_episode_steps=NO_LIMIT, prepare=IMAGES)
 register("CliffWalkingSlippery-v1", "CliffWalking", max_episode_steps=NO_LIMIT, is_slippery=True, prepare=IMAGES)
-register("Blackjack-v1", "Blackjack", max_episode_steps=NO_LIMIT, natural=False, sab=True)
+register("Blackjack-v1", "Blackjack", max_episode_steps=NO_LIMIT, natural=False, sab=True, prepare=IMAGES)
 
 
 def reference_doc() -> FamilyDoc:
@@ -48,8 +48,9 @@ Small tabular problems: gymnasium 1.4's FrozenLake, Taxi, CliffWalking and Black
 limits, reward thresholds and random transitions, plus the older ids EnvPool users have), bsuite's Catch
 and gym 0.21's NChain. Observations and actions are int64 (`Discrete`) except Catch's board. Where
 gymnasium sets no time limit, the task has none either: `max_episode_steps` is 2**31 - 1, as EnvPool has it.
-With `render_mode="rgb_array"`, FrozenLake, Taxi and CliffWalking draw gymnasium's picture, pixel for pixel
-(its images, scaled and blitted as pygame does); Blackjack, Catch and NChain do not render.
+With `render_mode="rgb_array"`, FrozenLake, Taxi, CliffWalking and Blackjack draw gymnasium's picture, pixel
+for pixel (its images, read from the installed gymnasium, scaled and blitted as pygame does); Catch and
+NChain do not render.
 """,
         envs=(
             EnvDoc(
