@@ -10,7 +10,9 @@ Frames: for each task, ``render()`` of one env at the family's own size (rlpool)
 Pixels: ``CheetahRun-v1`` with ``from_pixels=True`` at 84 x 84, ``--num-envs`` envs (default 8) on all cores,
 sync and async (``batch_size = num_envs / 2``), against a Python loop over ``num_envs`` dm_control
 environments that step and then render 84 x 84 (what dm_control's ``pixels.Wrapper`` does). EnvPool 1.2.5
-has no pixel observations for its DMC tasks, so it has no row here. Rounds alternate the peers so that all
+has no pixel observations for its DMC tasks, so it has no row here. Each peer runs in a fresh child
+process (Mesa's rasterizer settings are per process: rlpool draws each frame on the thread that asks,
+dm_control keeps Mesa's default of a rasterizer thread per core); rounds alternate the peers so that all
 see the same machine load; each peer's best round is reported.
 
 MuJoCo and dm_control render in software here (Mesa's OSMesa, ``MUJOCO_GL=osmesa``): both sides draw with
@@ -22,6 +24,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +37,9 @@ import numpy as np  # noqa: E402
 import rlpool  # noqa: E402
 from rlpool import bench  # noqa: E402
 
-FRAME_TASKS = ["CartPole-v1", "Pendulum-v1", "Pong-v5", "Ant-v5", "Humanoid-v5", "CheetahRun-v1"]
+FRAME_TASKS = ["CartPole-v1", "Pendulum-v1", "FrozenLake8x8-v1", "Taxi-v3", "Blackjack-v1", "Pong-v5",
+               "LunarLander-v3", "BipedalWalker-v3", "MiniGrid-DoorKey-8x8-v0", "BigfishEasy-v0", "Basic-v1",
+               "Ant-v5", "Humanoid-v5", "CheetahRun-v1"]
 
 
 def timed(fn: Callable[[], int], seconds: float) -> float:
@@ -100,43 +106,53 @@ def reference_frames(task: str) -> Callable[[], int] | None:
     return gym_frame
 
 
-def pixel_peers(num_envs: int) -> dict[str, Callable[[], int]]:
-    from dm_control import suite
+PIXEL_PEERS = ("rlpool-sync", "rlpool-async", "dm_control-loop")
 
-    peers: dict[str, Callable[[], int]] = {}
-    for mode in ("sync", "async"):
-        batch = num_envs if mode == "sync" else max(1, num_envs // 2)
-        env = rlpool.make_dm("CheetahRun-v1", num_envs=num_envs, batch_size=batch, from_pixels=True, seed=0)
-        ts = env.reset()
-        actions = np.zeros((num_envs, 6))
 
-        if mode == "sync":
-            def step(env=env, actions=actions) -> int:
-                env.step(actions)
-                return num_envs
-        else:
-            state = {"ids": np.asarray(ts.observation.env_id)}
+def pixel_peer(name: str, num_envs: int) -> Callable[[], int]:
+    """The step function of one pixel peer (built in the process that times it)."""
+    if name == "dm_control-loop":
+        from dm_control import suite
 
-            def step(env=env, state=state, actions=actions) -> int:
-                ids = state["ids"]
-                env.send(actions[: len(ids)], ids)
-                state["ids"] = np.asarray(env.recv().observation.env_id)
-                return len(ids)
-        peers[f"rlpool-{mode}"] = step
-    dm_envs = [suite.load("cheetah", "run", task_kwargs={"random": i}) for i in range(num_envs)]
-    for e in dm_envs:
-        e.reset()
-    zero = np.zeros(6)
-
-    def dm_loop() -> int:
+        dm_envs = [suite.load("cheetah", "run", task_kwargs={"random": i}) for i in range(num_envs)]
         for e in dm_envs:
-            if e.step(zero).last():
-                e.reset()
-            e.physics.render(84, 84)
+            e.reset()
+        zero = np.zeros(6)
+
+        def dm_loop() -> int:
+            for e in dm_envs:
+                if e.step(zero).last():
+                    e.reset()
+                e.physics.render(84, 84)
+            return num_envs
+
+        return dm_loop
+    asynchronous = name == "rlpool-async"
+    batch = max(1, num_envs // 2) if asynchronous else num_envs
+    env = rlpool.make_dm("CheetahRun-v1", num_envs=num_envs, batch_size=batch, from_pixels=True, seed=0)
+    ts = env.reset()
+    actions = np.zeros((num_envs, 6))
+    ids = [np.asarray(ts.observation.env_id)]
+
+    def sync_step() -> int:
+        env.step(actions)
         return num_envs
 
-    peers["dm_control-loop"] = dm_loop
-    return peers
+    def async_step() -> int:
+        env.send(actions[: len(ids[0])], ids[0])
+        ids[0] = np.asarray(env.recv().observation.env_id)
+        return len(ids[0])
+
+    return async_step if asynchronous else sync_step
+
+
+def time_pixel_peer(name: str, num_envs: int, seconds: float) -> float:
+    """Env steps per second of ``name``, timed in a fresh child process."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--pixel-peer", name, "--num-envs", str(num_envs), "--seconds", str(seconds)],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    return float(out.strip().splitlines()[-1])
 
 
 def main() -> None:
@@ -145,12 +161,19 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--num-envs", type=int, default=8)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--only", choices=("frames", "pixels"), help="run one section")
+    parser.add_argument("--pixel-peer", choices=PIXEL_PEERS, help=argparse.SUPPRESS)  # a child's one peer
     args = parser.parse_args()
+    if args.pixel_peer:
+        print(timed(pixel_peer(args.pixel_peer, args.num_envs), args.seconds))
+        return
     result: dict[str, object] = {"cpus": os.cpu_count()}
 
-    print("Frame cost (one env, the family's own size; ms per step + frame)")
     frames: dict[str, dict[str, float]] = {}
-    for task in FRAME_TASKS:
+    tasks = [] if args.only == "pixels" else FRAME_TASKS
+    if tasks:
+        print("Frame cost (one env, the family's own size; ms per step + frame)")
+    for task in tasks:
         ours, ref = rlpool_frames(task), reference_frames(task)
         if ours is None:
             print(f"  {task:16s} rlpool does not render it yet")
@@ -167,12 +190,15 @@ def main() -> None:
         print(f"  {task:16s} rlpool {row['rlpool']:8.2f} ms   reference {ref_ms} ms   ratio {ratio}")
     result["frame_ms"] = frames
 
+    if args.only == "frames":
+        if args.json:
+            args.json.write_text(json.dumps(result, indent=2))
+        return
     print(f"CheetahRun-v1 pixels 84x84, {args.num_envs} envs (env steps per second)")
-    peers = pixel_peers(args.num_envs)
-    best_rate = dict.fromkeys(peers, 0.0)
+    best_rate = dict.fromkeys(PIXEL_PEERS, 0.0)
     for _ in range(args.rounds):
-        for name, fn in peers.items():
-            best_rate[name] = max(best_rate[name], timed(fn, args.seconds))
+        for name in PIXEL_PEERS:
+            best_rate[name] = max(best_rate[name], time_pixel_peer(name, args.num_envs, args.seconds))
     base = best_rate["dm_control-loop"]
     for name, rate in best_rate.items():
         print(f"  {name:16s} {rate:9.1f} steps/s   {rate / base:.2f}x dm_control")

@@ -171,3 +171,18 @@ def test_gymnasium_record_video(tmp_path) -> None:
         env.step(np.zeros(2, dtype=np.int64))
     env.close()
     assert list(tmp_path.glob("*.mp4"))
+
+
+def test_record_video_example_writes_cartpole_pong_and_ant(tmp_path) -> None:
+    """examples/record_video.py: a video of each of the three tasks, each frame rlpool's own."""
+    pytest.importorskip("moviepy")
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "examples" / "record_video.py"
+    spec = importlib.util.spec_from_file_location("record_video", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    for task in ("CartPole-v1", "Pong-v5", "Ant-v5"):
+        video = example.record(task, 4, tmp_path)
+        assert video is not None and video.stat().st_size > 1000, task
