@@ -179,6 +179,7 @@ DmcEnv::DmcEnv(const Config& config, int n_sub_steps, bool writes_model)
   data_.reset(mujoco::make_data(m_, "the dm_control model"));
   const_cast<mjData*&>(d_) = data_.get();
   warnings_before_.resize(mjNWARNING);
+  if (mujoco::renders(config)) mujoco::load_gl();
 }
 
 int DmcEnv::id(mjtObj type, const char* name) const {

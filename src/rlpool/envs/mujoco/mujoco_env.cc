@@ -321,6 +321,7 @@ MujocoEnv::MujocoEnv(const Config& config)
   init_qpos_.assign(d_->qpos, d_->qpos + m_->nq);
   init_qvel_.assign(d_->qvel, d_->qvel + m_->nv);
   scratch_.resize(static_cast<std::size_t>(m_->nq + m_->nv));
+  if (renders(config)) load_gl();
 }
 
 std::string MujocoEnv::get_state() const {

@@ -70,6 +70,13 @@ constexpr int kMaxGeom = 1000;  // gymnasium's and dm_control's max_geom
 
 }  // namespace
 
+void load_gl() { osmesa(); }
+
+bool renders(const Config& config) {
+  return (config.has("_render") && config.get_bool("_render")) ||
+         (config.has("from_pixels") && config.get_bool("from_pixels"));
+}
+
 // An OSMesa context. MuJoCo draws into its own offscreen framebuffer, so the
 // context's default buffer is only there to make it current.
 struct Renderer::Gl {

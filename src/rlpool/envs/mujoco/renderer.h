@@ -54,6 +54,14 @@ class Renderer {
   int off_width_ = 0, off_height_ = 0;
 };
 
+// Loads OSMesa now (else at the first frame): an env that will render calls
+// it when it is made, on the thread that makes the pool, so that a missing
+// libOSMesa is an error of make() and the process environment is set
+// (LP_NUM_THREADS) before any worker runs. Throws as Renderer's constructor.
+void load_gl();
+// Whether a config asks for frames: a pool with a render_mode, or from_pixels.
+bool renders(const Config& config);
+
 // The camera of `camera_id` (Frame::camera_id): a fixed model camera, or for
 // -1 `free_camera`. std::invalid_argument names the model's camera count.
 mjvCamera camera_for(const mjModel* m, int camera_id, const mjvCamera& free_camera);
