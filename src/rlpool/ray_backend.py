@@ -23,6 +23,7 @@ This module imports ray only when a pool is made: ``import rlpool`` does not.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -559,8 +560,17 @@ class RayPool:
         reason = f"{type(error).__name__}: {str(error).strip().splitlines()[0]}" if str(error).strip() else type(
             error).__name__
         if self.max_restarts != 0:
-            try:  # calls to a restarting actor wait for the new one; a dead one's fail at once
-                ray.get(self.workers[w].ready.remote(), timeout=_RESTART_TIMEOUT_S)
+            deadline = time.monotonic() + _RESTART_TIMEOUT_S
+            unavailable = getattr(ray.exceptions, "ActorUnavailableError", ())
+            try:
+                while True:  # a restarting actor is "unavailable" for a while; a dead one's calls fail at once
+                    try:
+                        ray.get(self.workers[w].ready.remote(), timeout=max(0.1, deadline - time.monotonic()))
+                        break
+                    except unavailable:
+                        if time.monotonic() > deadline:
+                            raise
+                        time.sleep(0.1)
                 ray.get(self.workers[w].acknowledge.remote(), timeout=_RESTART_TIMEOUT_S)
                 ray.get(self.workers[w].set_flags.remote(self._export_discount, self._envpool_mode),
                         timeout=_RESTART_TIMEOUT_S)
