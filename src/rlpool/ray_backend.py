@@ -142,7 +142,7 @@ class PoolWorker:
 
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                restarted = bool(ray.get_runtime_context().was_current_actor_reconstructed)
+                restarted = ray.is_initialized() and bool(ray.get_runtime_context().was_current_actor_reconstructed)
         except Exception:  # noqa: BLE001 - outside Ray (unit use): never a restart
             restarted = False
         if restarted:
@@ -214,20 +214,15 @@ class PoolWorker:
         return self.spec.config["autoreset_mode"] == "SameStep"
 
     # -- async --------------------------------------------------------------------------------
-    def send_recv(
-        self,
-        action: Any,
-        ids: np.ndarray,
-        want: int,
-        reset: bool = False,
-        seed_ids: Sequence[int] = (),
-        seeds: Sequence[int] = (),
-    ) -> tuple | None:
-        """Send ``action`` to ``ids`` (or reset them), then return the next ``want`` rows (None for 0).
+    def send_recv(self, call: tuple) -> tuple | None:
+        """``call = (action, ids, want, reset, seed_ids, seeds)`` (one argument: one serialization).
 
-        A restarted worker resets the envs it is asked to step (their rows are flagged).
+        Sends ``action`` to ``ids`` (or resets them, seeding ``seed_ids`` first), then returns the next
+        ``want`` rows (None for 0). A restarted worker resets the envs it is asked to step (their rows
+        are flagged).
         """
         self._guard()
+        action, ids, want, reset, seed_ids, seeds = call
         ids = np.asarray(ids, dtype=np.int32)
         if len(ids):
             if reset:
@@ -470,8 +465,6 @@ class RayPool:
         self._buffer: deque[Any] = deque()  # row chunks that reached the driver, not yet returned
         self._buffered = 0
         self._sync_refs: list[Any] | None = None
-        self._share = [max(1, round(self.batch_size * (self.offsets[w + 1] - self.offsets[w]) / self.num_envs))
-                       for w in range(k)]
 
     # -- the C++ Pool's properties ------------------------------------------------------------
     @property
@@ -762,8 +755,9 @@ class RayPool:
     def _request(self, w: int, action: Any, local_ids: np.ndarray, reset: bool,
                  seed_ids: Sequence[int] = (), seeds: Sequence[int] = ()) -> None:
         """One call to worker ``w``: send ``action`` to ``local_ids`` (or reset them) and ask for its next rows."""
-        want = min(self._unrequested[w], self._share[w])
-        ref = self.workers[w].send_recv.remote(action, local_ids, want, reset, list(seed_ids), list(seeds))
+        # Up to a whole batch from one worker: one call per batch where a worker holds batch_size envs.
+        want = min(self._unrequested[w], self.batch_size)
+        ref = self.workers[w].send_recv.remote((action, local_ids, want, reset, list(seed_ids), list(seeds)))
         self._unrequested[w] -= want
         self._requests[ref] = (w, local_ids, want)
 
