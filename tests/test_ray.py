@@ -134,6 +134,25 @@ def test_async_same_as_local(local_ray, mode):
 
 
 @needs_ray
+def test_async_pixels_same_as_local(local_ray):
+    # 4 Pong rows (113 KB) come back from a worker in two results under Ray's inline size.
+    kwargs = dict(num_envs=8, batch_size=4, seed=5, autoreset_mode="SameStep")
+    remote, local = make_pair(lambda **k: rlpool.make("Pong-v5", **k), **kwargs)
+    try:
+        assert remote._pool._row_bytes * 4 > rlpool.ray_backend._INLINE_BYTES
+        a, b = run_async(remote, 8, 20), run_async(local, 8, 20)
+        compared = 0
+        for i in range(8):  # which envs come first differs (an env may not come back in 20 batches)
+            n = min(len(a[i]), len(b[i]))
+            assert a[i][:n] == b[i][:n], i
+            compared += n
+        assert compared >= 30
+    finally:
+        remote.close()
+        local.close()
+
+
+@needs_ray
 def test_async_env_ids_and_errors(local_ray):
     env = rlpool.make(TASK, num_envs=4, batch_size=3, backend="ray", num_workers=2)
     try:
@@ -368,6 +387,15 @@ def test_close_after_failure_removes_every_actor(local_ray):
     env.close()
     assert _all_dead(actors)
     assert ray.util.placement_group_table(pg)["state"] == "REMOVED"
+
+
+@needs_ray
+def test_no_room_is_a_clear_error(local_ray):
+    groups = len(ray.util.placement_group_table())
+    with pytest.raises(RuntimeError, match="no room for 3 workers"):
+        rlpool.make(TASK, num_envs=3, backend="ray", num_workers=3, num_cpus_per_worker=1, placement_timeout_s=1)
+    table = ray.util.placement_group_table()
+    assert len(table) == groups + 1 and list(table.values())[-1]["state"] == "REMOVED"
 
 
 # ------------------------------------------------------------------------------------------------
