@@ -134,6 +134,19 @@ def test_async_same_as_local(local_ray, mode):
 
 
 @needs_ray
+def test_sync_pixels_same_as_local(local_ray):
+    remote, local = make_pair(lambda **k: rlpool.make("Pong-v5", **k), num_envs=8, seed=5)  # 2 pieces per worker
+    try:
+        assert_same(remote.reset(), local.reset())
+        for t in range(10):
+            a = np.array([action(i, t) % 6 for i in range(8)])
+            assert_same(remote.step(a), local.step(a), f"step {t}")
+    finally:
+        remote.close()
+        local.close()
+
+
+@needs_ray
 def test_async_pixels_same_as_local(local_ray):
     # 4 Pong rows (113 KB) come back from a worker in two results under Ray's inline size.
     kwargs = dict(num_envs=8, batch_size=4, seed=5, autoreset_mode="SameStep")

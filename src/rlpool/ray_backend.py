@@ -185,12 +185,18 @@ class PoolWorker:
         self.reward_dtype = np.float32 if envpool_mode else np.float64
 
     # -- sync ---------------------------------------------------------------------------------
-    def step_sync(self, action: Any, ids: np.ndarray | None) -> tuple:
-        """Step every env (or ``ids``, EnvPool mode) of a sync pool; a restarted worker resets instead."""
+    def step_sync(self, action: Any, ids: np.ndarray | None, pieces: int = 1) -> Any:
+        """Step every env (or ``ids``, EnvPool mode) of a sync pool; a restarted worker resets instead.
+
+        ``pieces > 1``: the rows split into that many results (the call's ``num_returns``).
+        """
         self._guard()
-        if self.fresh:
-            return self._fresh_sync()
-        return self._global(self.pool.step(action, ids))
+        result = self._fresh_sync() if self.fresh else self._global(self.pool.step(action, ids))
+        if pieces == 1:
+            return result
+        n = _rows(result)
+        bounds = np.linspace(0, n, pieces + 1).astype(int)
+        return tuple(_take(result, slice(int(lo), int(hi))) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True))
 
     def reset_sync(self, ids: np.ndarray | None, seed_ids: list[int], seeds: list[int]) -> tuple:
         """Sync reset of ``ids`` (None: all): every env's ``(obs, info)`` row."""
@@ -673,14 +679,28 @@ class RayPool:
         if self._sync_refs is not None:
             raise RuntimeError("send twice in sync mode: recv the previous batch first")
         o = self.offsets
-        self._sync_refs = [w.step_sync.remote(a[o[k]:o[k + 1]], None) for k, w in enumerate(self.workers)]
+        self._sync_refs = [self._step_call(k, a[o[k]:o[k + 1]], None, o[k + 1] - o[k]) for k in range(len(o) - 1)]
+
+    def _pieces(self, rows: int) -> int:
+        """Results to split ``rows`` rows into, so that each stays under Ray's inline size (1: no split)."""
+        if rows > 1 and self._row_bytes * rows > _INLINE_BYTES and self._row_bytes * 2 <= _INLINE_BYTES:
+            return min(rows, -(-self._row_bytes * rows // _INLINE_BYTES))
+        return 1
+
+    def _step_call(self, w: int, action: Any, ids: np.ndarray | None, rows: int) -> list[Any]:
+        """Worker ``w``'s ``step_sync`` call: its result refs (one per piece)."""
+        pieces = self._pieces(rows)
+        method = self.workers[w].step_sync
+        if pieces == 1:
+            return [method.remote(action, ids)]
+        return list(method.options(num_returns=pieces).remote(action, ids, pieces))
 
     def _step_ids(self, action: Any, ids: np.ndarray) -> tuple:
         a, ids = self._split_actions(action, ids)
         owner = self._worker_of(ids)
         ws = sorted(set(owner.tolist()))
-        refs = [self.workers[w].step_sync.remote(a[owner == w], (ids[owner == w] - self.offsets[w]).astype(np.int32))
-                for w in ws]
+        refs = [self._step_call(w, a[owner == w], (ids[owner == w] - self.offsets[w]).astype(np.int32),
+                                int((owner == w).sum())) for w in ws]
         parts = self._gather(refs, ws)
         result = _concat(parts)
         got = result[4]["env_id"].astype(np.int64)
@@ -690,9 +710,9 @@ class RayPool:
     def _gather(self, refs: list[Any], workers: list[int]) -> list[Any]:
         """Results of one sync call per worker; a restarted worker's rows come from its reset (flagged)."""
         out: list[Any] = []
-        for ref, w in zip(refs, workers, strict=True):
+        for parts, w in zip(refs, workers, strict=True):
             try:
-                out.append(self._fetch(ref, w))
+                out.append(_concat([self._fetch(ref, w) for ref in parts]))
             except _Died as d:
                 self._worker_died(w, d.error)  # raises unless restarted
                 out.append(self._get([self.workers[w].step_sync.remote(None, None)], [w])[0])
@@ -786,9 +806,7 @@ class RayPool:
         want = min(self._unrequested[w], self.batch_size)
         # Results under Ray's inline size (100 KB) travel in the call's reply, not through the object store
         # (on one node: a third of the call's cost): split the rows into that many results.
-        pieces = 1
-        if want > 1 and self._row_bytes * want > _INLINE_BYTES and self._row_bytes * 2 <= _INLINE_BYTES:
-            pieces = min(want, -(-self._row_bytes * want // _INLINE_BYTES))
+        pieces = self._pieces(want)
         payload = (action, local_ids, want, reset, list(seed_ids), list(seeds), pieces)
         method = self.workers[w].send_recv
         refs = method.remote(payload) if pieces == 1 else method.options(num_returns=pieces).remote(payload)
