@@ -455,10 +455,13 @@ class RayPool:
                     )
             cls = _worker_class(ray)
             seeds = spec.seeds
+            self.worker_threads: list[int] = []
+            """Each worker's thread count."""
             for w in range(k):
                 lo, hi = self.offsets[w], self.offsets[w + 1]
                 n = hi - lo
-                threads = min(n, user_threads if user_threads else max(1, int(cpus) if cpus >= 1 else 1))
+                threads = min(n, user_threads if user_threads else max(1, int(cpus)))
+                self.worker_threads.append(threads)
                 actor_opts: dict[str, Any] = {
                     "num_cpus": float(cpus),
                     "max_restarts": self.max_restarts,
@@ -478,11 +481,13 @@ class RayPool:
             raise
         self.restarts = [0] * k
         """How often each worker was restarted after a failure."""
-        self.num_threads = sum(min(self.offsets[w + 1] - self.offsets[w], 1) for w in range(k))
+        self.num_threads = sum(self.worker_threads)
+        """All workers' threads together."""
         # Async bookkeeping.
         self._in_flight = np.zeros(self.num_envs, dtype=np.bool_)  # sent, not yet returned to the caller
         self._unrequested = [0] * k  # per worker: in flight there and not covered by a request
-        self._requests: dict[Any, tuple[int, np.ndarray, int]] = {}  # ref -> (worker, ids sent, rows wanted)
+        # first result ref of a call -> (worker, local ids sent, rows wanted, all its result refs)
+        self._requests: dict[Any, tuple[int, np.ndarray, int, list[Any]]] = {}
         self._buffer: deque[Any] = deque()  # row chunks that reached the driver, not yet returned
         self._buffered = 0
         self._sync_refs: list[Any] | None = None
@@ -957,7 +962,8 @@ class RayPool:
             except Exception:  # noqa: BLE001, S110 - already dead or Ray shut down: nothing to remove
                 pass
         self.workers = []
-        self._requests.clear() if hasattr(self, "_requests") else None
+        if hasattr(self, "_requests"):
+            self._requests.clear()
         if self._pg is not None:
             try:
                 self._remove_pg(self._pg)
