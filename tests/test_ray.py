@@ -253,9 +253,12 @@ def test_faces_same_as_local(local_ray, face, batch_size):
                 assert_same(_dm_rows(r) if dm else r, _dm_rows(lo) if dm else lo, f"{face} step {t}")
         else:  # async: each env's rows agree; which envs come first may not
             a, b = _drive(remote, dm, 4, 30), _drive(local, dm, 4, 30)
-            for i in range(4):
+            compared = 0
+            for i in range(4):  # an env may come back seldom (first come, first served)
                 n = min(len(a[i]), len(b[i]))
-                assert n >= 3 and a[i][1:n] == b[i][1:n], (face, i)
+                assert a[i][1:n] == b[i][1:n], (face, i, n)
+                compared += max(0, n - 1)
+            assert compared >= 20, (face, {i: (len(a[i]), len(b[i])) for i in range(4)})
     finally:
         remote.close()
         local.close()
