@@ -13,6 +13,7 @@ import numpy as np
 
 from rlpool import _rlpool_core as _core
 from rlpool.arrays import Arrays
+from rlpool.ray_backend import BACKEND_OPTIONS, check_backend_options
 
 AUTORESET_MODES: tuple[str, ...] = _core.AUTORESET_MODES
 MAX_ENVS = 1 << 20
@@ -353,11 +354,16 @@ class EnvSpec:
         env_options.update(t.task_options)
         env_options.update(t.env_defaults)
         # Options named "_..." are fixed at registration (e.g. compiled function addresses).
-        valid = set(POOL_OPTIONS) | {k for k in env_options if not k.startswith("_")}
+        valid = set(POOL_OPTIONS) | set(BACKEND_OPTIONS) | {k for k in env_options if not k.startswith("_")}
         unknown = sorted(set(kwargs) - valid)
         if unknown:
             raise ValueError(f"unknown option(s) {unknown} for {task_id}; valid options: {sorted(valid)}")
+        self.backend: dict[str, Any] = check_backend_options(kwargs)
+        """Where the envs run: ``backend`` ("local" or "ray") and the Ray options (``rlpool.ray_backend``)."""
+        self.kwargs: dict[str, Any] = {k: v for k, v in kwargs.items() if k not in BACKEND_OPTIONS}
+        """The options this spec was made with (without the backend's): what a Ray worker rebuilds it from."""
         pool = {k: kwargs.get(k, v) for k, v in POOL_OPTIONS.items()}
+        self.explicit_num_threads: int | None = pool["num_threads"] or None
         num_envs = check_int("num_envs", pool["num_envs"], 1, MAX_ENVS)
         batch_size = num_envs if pool["batch_size"] in (None, 0) else check_int("batch_size", pool["batch_size"], 1)
         if batch_size > num_envs:
@@ -489,7 +495,11 @@ class EnvSpec:
         return describe(self)
 
     def new_pool(self) -> Any:
-        """Build the C++ pool this spec describes."""
+        """Build the pool this spec describes: the C++ pool, or a ``RayPool`` for ``backend="ray"``."""
+        if self.backend["backend"] == "ray":
+            from rlpool.ray_backend import RayPool
+
+            return RayPool(self)
         c = self.config
         return _core.Pool(
             self.task.env_type,
