@@ -53,9 +53,10 @@ def check(genv, pool, where: str) -> None:
     assert_frames_equal(pool.render()[0], genv.render(), where)
 
 
-@pytest.mark.parametrize("task_id", LOCKSTEP)
-def test_frames_equal_minigrid_in_lockstep(task_id):
-    genv, pool = pair(task_id)
+@pytest.mark.parametrize(("task_id", "options"), [(t, {}) for t in LOCKSTEP] + [
+    ("MiniGrid-DoorKey-8x8-v0", {"agent_view_size": 3}), ("MiniGrid-LockedRoom-v0", {"agent_view_size": 9})])
+def test_frames_equal_minigrid_in_lockstep(task_id, options):
+    genv, pool = pair(task_id, **options)
     rng = np.random.default_rng(5)
     try:
         assert pool.metadata["render_fps"] == genv.metadata["render_fps"]
