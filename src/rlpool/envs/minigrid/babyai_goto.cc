@@ -145,25 +145,25 @@ Option dists(std::int64_t n) { return {"num_dists", n, "number of distractor obj
 
 }  // namespace
 
-static const bool kGoToRedBallGrey = register_env_type({.name = "BabyAIGoToRedBallGrey",
+static const bool kGoToRedBallGrey = register_minigrid({.name = "BabyAIGoToRedBallGrey",
                                                         .options = with({kRoomSize, dists(7)}),
                                                         .spec = minigrid_spec,
                                                         .create = make_env<GoToRedBall>(true)});
-static const bool kGoToRedBall = register_env_type({.name = "BabyAIGoToRedBall",
+static const bool kGoToRedBall = register_minigrid({.name = "BabyAIGoToRedBall",
                                                     .options = with({kRoomSize, dists(7)}),
                                                     .spec = minigrid_spec,
                                                     .create = make_env<GoToRedBall>(false)});
-static const bool kGoToObj = register_env_type(
+static const bool kGoToObj = register_minigrid(
     {.name = "BabyAIGoToObj", .options = with({kRoomSize}), .spec = minigrid_spec, .create = make_env<GoToObj>()});
-static const bool kGoToLocal = register_env_type({.name = "BabyAIGoToLocal",
+static const bool kGoToLocal = register_minigrid({.name = "BabyAIGoToLocal",
                                                   .options = with({kRoomSize, dists(8)}),
                                                   .spec = minigrid_spec,
                                                   .create = make_env<GoToLocal>()});
-static const bool kGoToRedBlueBall = register_env_type({.name = "BabyAIGoToRedBlueBall",
+static const bool kGoToRedBlueBall = register_minigrid({.name = "BabyAIGoToRedBlueBall",
                                                         .options = with({kRoomSize, dists(7)}),
                                                         .spec = minigrid_spec,
                                                         .create = make_env<GoToRedBlueBall>()});
-static const bool kGoTo = register_env_type({
+static const bool kGoTo = register_minigrid({
     .name = "BabyAIGoTo",
     .options = with({kRoomSize, dists(18), {"num_rows", std::int64_t{3}, "rows of rooms"},
                      {"num_cols", std::int64_t{3}, "columns of rooms"},
@@ -171,13 +171,13 @@ static const bool kGoTo = register_env_type({
     .spec = minigrid_spec,
     .create = make_env<GoTo>(),
 });
-static const bool kGoToImpUnlock = register_env_type({.name = "BabyAIGoToImpUnlock",
+static const bool kGoToImpUnlock = register_minigrid({.name = "BabyAIGoToImpUnlock",
                                                       .options = level_options(),
                                                       .spec = minigrid_spec,
                                                       .create = make_env<GoToImpUnlock>()});
-static const bool kGoToDoor = register_env_type(
+static const bool kGoToDoor = register_minigrid(
     {.name = "BabyAIGoToDoor", .options = level_options(), .spec = minigrid_spec, .create = make_env<GoToDoor>()});
-static const bool kGoToObjDoor = register_env_type({.name = "BabyAIGoToObjDoor",
+static const bool kGoToObjDoor = register_minigrid({.name = "BabyAIGoToObjDoor",
                                                     .options = level_options(),
                                                     .spec = minigrid_spec,
                                                     .create = make_env<GoToObjDoor>()});

@@ -131,7 +131,7 @@ class LevelGen final : public Level {
 
 }  // namespace
 
-static const bool kLevelGen = register_env_type({
+static const bool kLevelGen = register_minigrid({
     .name = "BabyAILevelGen",
     .options = level_options({
         {"room_size", std::int64_t{8}, "side of a room, walls included"},

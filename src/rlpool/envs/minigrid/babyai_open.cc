@@ -218,20 +218,20 @@ const Option kDebug{"debug", false, "strict instruction: a wrong door / object e
 
 }  // namespace
 
-static const bool kOpen = register_env_type(
+static const bool kOpen = register_minigrid(
     {.name = "BabyAIOpen", .options = level_options(), .spec = minigrid_spec, .create = make_env<Open>()});
-static const bool kOpenRedDoor = register_env_type({.name = "BabyAIOpenRedDoor",
+static const bool kOpenRedDoor = register_minigrid({.name = "BabyAIOpenRedDoor",
                                                     .options = level_options(),
                                                     .spec = minigrid_spec,
                                                     .create = make_env<OpenRedDoor>()});
-static const bool kOpenDoor = register_env_type({
+static const bool kOpenDoor = register_minigrid({
     .name = "BabyAIOpenDoor",
     .options = level_options(
         {kDebug, {"select_by", std::string(""), "how the door is named: 'color', 'loc', '' = drawn per episode"}}),
     .spec = minigrid_spec,
     .create = make_env<OpenDoor>(),
 });
-static const bool kOpenTwoDoors = register_env_type({
+static const bool kOpenTwoDoors = register_minigrid({
     .name = "BabyAIOpenTwoDoors",
     .options = level_options({{"first_color", std::string(""), "the first door's colour ('' = drawn)"},
                               {"second_color", std::string(""), "the second door's colour ('' = drawn)"},
@@ -239,34 +239,34 @@ static const bool kOpenTwoDoors = register_env_type({
     .spec = minigrid_spec,
     .create = make_env<OpenTwoDoors>(),
 });
-static const bool kOpenDoorsOrder = register_env_type({
+static const bool kOpenDoorsOrder = register_minigrid({
     .name = "BabyAIOpenDoorsOrder",
     .options = level_options({kDebug, {"num_doors", std::int64_t{2}, "doors of the room (2 to 4)"}}),
     .spec = minigrid_spec,
     .create = make_env<OpenDoorsOrder>(),
 });
-static const bool kPickup = register_env_type(
+static const bool kPickup = register_minigrid(
     {.name = "BabyAIPickup", .options = level_options(), .spec = minigrid_spec, .create = make_env<Pickup>(false)});
-static const bool kUnblockPickup = register_env_type({.name = "BabyAIUnblockPickup",
+static const bool kUnblockPickup = register_minigrid({.name = "BabyAIUnblockPickup",
                                                       .options = level_options(),
                                                       .spec = minigrid_spec,
                                                       .create = make_env<Pickup>(true)});
-static const bool kPickupDist = register_env_type({.name = "BabyAIPickupDist",
+static const bool kPickupDist = register_minigrid({.name = "BabyAIPickupDist",
                                                    .options = level_options({kDebug}),
                                                    .spec = minigrid_spec,
                                                    .create = make_env<PickupDist>()});
-static const bool kPickupAbove = register_env_type({.name = "BabyAIPickupAbove",
+static const bool kPickupAbove = register_minigrid({.name = "BabyAIPickupAbove",
                                                     .options = level_options(),
                                                     .spec = minigrid_spec,
                                                     .create = make_env<PickupAbove>()});
-static const bool kPutNextLocal = register_env_type({
+static const bool kPutNextLocal = register_minigrid({
     .name = "BabyAIPutNextLocal",
     .options = level_options({{"room_size", std::int64_t{8}, "side of the room, walls included"},
                               {"num_objs", std::int64_t{8}, "objects in the room"}}),
     .spec = minigrid_spec,
     .create = make_env<PutNextLocal>(),
 });
-static const bool kPutNext = register_env_type({
+static const bool kPutNext = register_minigrid({
     .name = "BabyAIPutNext",
     .options = level_options({{"room_size", std::int64_t{8}, "side of a room, walls included"},
                               {"objs_per_room", std::int64_t{4}, "objects in each of the two rooms"},

@@ -170,45 +170,45 @@ Option room_size(std::int64_t v) { return {"room_size", v, "side of a room, wall
 
 }  // namespace
 
-static const bool kUnlock = register_env_type(
+static const bool kUnlock = register_minigrid(
     {.name = "BabyAIUnlock", .options = level_options(), .spec = minigrid_spec, .create = make_env<Unlock>()});
-static const bool kUnlockLocal = register_env_type({.name = "BabyAIUnlockLocal",
+static const bool kUnlockLocal = register_minigrid({.name = "BabyAIUnlockLocal",
                                                     .options = level_options({kDistractors}),
                                                     .spec = minigrid_spec,
                                                     .create = make_env<UnlockLocal>()});
-static const bool kKeyInBox = register_env_type(
+static const bool kKeyInBox = register_minigrid(
     {.name = "BabyAIKeyInBox", .options = level_options(), .spec = minigrid_spec, .create = make_env<KeyInBox>()});
-static const bool kUnlockPickup = register_env_type({.name = "BabyAIUnlockPickup",
+static const bool kUnlockPickup = register_minigrid({.name = "BabyAIUnlockPickup",
                                                      .options = level_options({kDistractors}),
                                                      .spec = minigrid_spec,
                                                      .create = make_env<UnlockPickup>(false)});
-static const bool kBlockedUnlockPickup = register_env_type({.name = "BabyAIBlockedUnlockPickup",
+static const bool kBlockedUnlockPickup = register_minigrid({.name = "BabyAIBlockedUnlockPickup",
                                                             .options = level_options(),
                                                             .spec = minigrid_spec,
                                                             .create = make_env<UnlockPickup>(true)});
-static const bool kUnlockToUnlock = register_env_type({.name = "BabyAIUnlockToUnlock",
+static const bool kUnlockToUnlock = register_minigrid({.name = "BabyAIUnlockToUnlock",
                                                        .options = level_options(),
                                                        .spec = minigrid_spec,
                                                        .create = make_env<UnlockToUnlock>()});
-static const bool kActionObjDoor = register_env_type({.name = "BabyAIActionObjDoor",
+static const bool kActionObjDoor = register_minigrid({.name = "BabyAIActionObjDoor",
                                                       .options = level_options(),
                                                       .spec = minigrid_spec,
                                                       .create = make_env<ActionObjDoor>()});
-static const bool kFindObj = register_env_type({.name = "BabyAIFindObj",
+static const bool kFindObj = register_minigrid({.name = "BabyAIFindObj",
                                                 .options = level_options({room_size(5)}),
                                                 .spec = minigrid_spec,
                                                 .create = make_env<FindObj>()});
-static const bool kKeyCorridor = register_env_type({
+static const bool kKeyCorridor = register_minigrid({
     .name = "BabyAIKeyCorridor",
     .options = level_options({room_size(6), {"num_rows", std::int64_t{3}, "rows of rooms"},
                               {"obj_type", std::string("ball"), "the object to pick up: 'ball', 'box' or 'key'"}}),
     .spec = minigrid_spec,
     .create = make_env<KeyCorridor>(),
 });
-static const bool kOneRoom = register_env_type(
+static const bool kOneRoom = register_minigrid(
     {.name = "BabyAIOneRoom", .options = level_options({room_size(8)}), .spec = minigrid_spec,
      .create = make_env<OneRoom>()});
-static const bool kMoveTwoAcross = register_env_type({
+static const bool kMoveTwoAcross = register_minigrid({
     .name = "BabyAIMoveTwoAcross",
     .options = level_options({room_size(8), {"objs_per_room", std::int64_t{2}, "objects in each of the two rooms"}}),
     .spec = minigrid_spec,

@@ -110,7 +110,7 @@ class LavaGap final : public MiniGridEnv {
 
 }  // namespace
 
-static const bool kCrossing = register_env_type({
+static const bool kCrossing = register_minigrid({
     .name = "MiniGridCrossing",
     .options =
         [] {
@@ -124,7 +124,7 @@ static const bool kCrossing = register_env_type({
     .create = make_env<Crossing>(),
 });
 
-static const bool kLavaGap = register_env_type({
+static const bool kLavaGap = register_minigrid({
     .name = "MiniGridLavaGap",
     .options =
         [] {

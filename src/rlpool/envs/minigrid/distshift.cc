@@ -91,7 +91,7 @@ class FourRooms final : public MiniGridEnv {
 
 }  // namespace
 
-static const bool kDistShift = register_env_type({
+static const bool kDistShift = register_minigrid({
     .name = "MiniGridDistShift",
     .options =
         [] {
@@ -106,7 +106,7 @@ static const bool kDistShift = register_env_type({
     .create = make_env<DistShift>(),
 });
 
-static const bool kFourRooms = register_env_type({
+static const bool kFourRooms = register_minigrid({
     .name = "MiniGridFourRooms",
     .options =
         [] {

@@ -77,7 +77,7 @@ class DynamicObstacles final : public MiniGridEnv {
 
 }  // namespace
 
-static const bool kRegistered = register_env_type({
+static const bool kRegistered = register_minigrid({
     .name = "MiniGridDynamicObstacles",
     .options =
         [] {

@@ -34,7 +34,7 @@ std::vector<Option> options() {
 
 }  // namespace
 
-static const bool kRegistered = register_env_type({
+static const bool kRegistered = register_minigrid({
     .name = "MiniGridEmpty",
     .options = options(),
     .spec = minigrid_spec,

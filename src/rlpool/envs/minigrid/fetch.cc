@@ -65,7 +65,7 @@ class Fetch final : public MiniGridEnv {
 
 }  // namespace
 
-static const bool kRegistered = register_env_type({
+static const bool kRegistered = register_minigrid({
     .name = "MiniGridFetch",
     .options =
         [] {

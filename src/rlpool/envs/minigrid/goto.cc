@@ -185,13 +185,13 @@ std::vector<Option> size_options(int size, int num_objs) {
 
 }  // namespace
 
-static const bool kGoToDoor = register_env_type(
+static const bool kGoToDoor = register_minigrid(
     {.name = "MiniGridGoToDoor", .options = size_options(5, 0), .spec = minigrid_spec, .create = make_env<GoToDoor>()});
-static const bool kGoToObject = register_env_type({.name = "MiniGridGoToObject",
+static const bool kGoToObject = register_minigrid({.name = "MiniGridGoToObject",
                                                    .options = size_options(6, 2),
                                                    .spec = minigrid_spec,
                                                    .create = make_env<GoToObject>()});
-static const bool kPutNear = register_env_type(
+static const bool kPutNear = register_minigrid(
     {.name = "MiniGridPutNear", .options = size_options(6, 2), .spec = minigrid_spec, .create = make_env<PutNear>()});
 
 }  // namespace rlpool::minigrid

@@ -98,7 +98,7 @@ class Playground final : public MiniGridEnv {
 
 }  // namespace
 
-static const bool kLockedRoom = register_env_type({
+static const bool kLockedRoom = register_minigrid({
     .name = "MiniGridLockedRoom",
     .options =
         [] {
@@ -109,7 +109,7 @@ static const bool kLockedRoom = register_env_type({
     .spec = minigrid_spec,
     .create = make_env<LockedRoom>(),
 });
-static const bool kPlayground = register_env_type(
+static const bool kPlayground = register_minigrid(
     {.name = "MiniGridPlayground", .options = common_options(), .spec = minigrid_spec, .create = make_env<Playground>()});
 
 }  // namespace rlpool::minigrid

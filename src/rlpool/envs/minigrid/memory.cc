@@ -132,7 +132,7 @@ class RedBlueDoors final : public MiniGridEnv {
 
 }  // namespace
 
-static const bool kMemory = register_env_type({
+static const bool kMemory = register_minigrid({
     .name = "MiniGridMemory",
     .options =
         [] {
@@ -145,7 +145,7 @@ static const bool kMemory = register_env_type({
     .create = make_env<Memory>(),
 });
 
-static const bool kRedBlueDoors = register_env_type({
+static const bool kRedBlueDoors = register_minigrid({
     .name = "MiniGridRedBlueDoors",
     .options =
         [] {

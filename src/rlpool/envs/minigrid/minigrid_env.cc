@@ -248,21 +248,24 @@ bool MiniGridEnv::in_view(int x, int y) const {
   return vx >= 0 && vy >= 0 && vx < sz && vy < sz;
 }
 
-// minigrid's gen_obs: the view square in front of the agent, turned so the
-// agent looks up from the middle of the bottom row; process_vis hides what
-// walls and closed doors occlude; the agent's own cell shows what it carries.
-void MiniGridEnv::write_obs(const Output& out) {
+Pos MiniGridEnv::view_pos(int i, int j) const {
+  // View (i, j) is world top_left - f * j + r * i, top_left the far left corner.
   const int sz = agent_view_size;
   const Pos f = dir_vec();
   const Pos r = right_vec();
-  // View (vx, vy) is world top_left - f * vy + r * vx.
-  const Pos top_left{agent_pos.x + f.x * (sz - 1) - r.x * (sz / 2), agent_pos.y + f.y * (sz - 1) - r.y * (sz / 2)};
+  return {agent_pos.x + f.x * (sz - 1 - j) + r.x * (i - sz / 2), agent_pos.y + f.y * (sz - 1 - j) + r.y * (i - sz / 2)};
+}
+
+// The view square in front of the agent, turned so the agent looks up from
+// the middle of the bottom row; process_vis hides what walls and closed doors
+// occlude; the agent's own cell shows what it carries.
+void MiniGridEnv::gen_obs_grid() {
+  const int sz = agent_view_size;
   const auto at = [sz](int i, int j) { return static_cast<std::size_t>(j * sz + i); };
   for (int j = 0; j < sz; ++j) {
     for (int i = 0; i < sz; ++i) {
-      const int x = top_left.x - f.x * j + r.x * i;
-      const int y = top_left.y - f.y * j + r.y * i;
-      view_[at(i, j)] = grid.in_bounds(x, y) ? grid.get(x, y) : Obj::wall();
+      const Pos p = view_pos(i, j);
+      view_[at(i, j)] = grid.in_bounds(p) ? grid.get(p) : Obj::wall();
     }
   }
   if (see_through_walls) {
@@ -290,6 +293,13 @@ void MiniGridEnv::write_obs(const Output& out) {
     }
   }
   view_[at(sz / 2, sz - 1)] = carrying;
+}
+
+// minigrid's gen_obs.
+void MiniGridEnv::write_obs(const Output& out) {
+  gen_obs_grid();
+  const int sz = agent_view_size;
+  const auto at = [sz](int i, int j) { return static_cast<std::size_t>(j * sz + i); };
   auto* image = out.obs_as<std::uint8_t>(0);
   // minigrid's image is indexed [i, j, channel].
   for (int i = 0; i < sz; ++i) {

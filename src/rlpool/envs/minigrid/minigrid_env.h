@@ -22,7 +22,8 @@
 // An env implements gen_grid() (minigrid's _gen_grid) and, where minigrid's
 // env overrides step(), step_env() calling base_step() first. See
 // CORE_READY.md at the repository root of the minigrid branch and empty.cc /
-// doorkey.cc for complete envs.
+// doorkey.cc for complete envs. render() (minigrid_render.cc) draws every env's
+// frame; an env type is registered with register_minigrid, which sizes it.
 //
 // Draws: minigrid draws from numpy's generator; here every draw comes from the
 // env's rlpool::Rng with the same distribution (uniform integers on the same
@@ -221,6 +222,11 @@ std::vector<Option> common_options();
 EnvSpec minigrid_spec(const Config& config);
 // The same with fewer actions (DynamicObstacles: left, right, forward).
 EnvSpec minigrid_spec_actions(const Config& config, int num_actions);
+// register_env_type for a Minigrid env type: its spec also gets the frame of
+// render() (the grid at 32 pixels a cell, minigrid's render_fps 10). The grid's
+// size comes from the options in each env's own way, so the spec builds an env
+// (from `create`) to read it.
+bool register_minigrid(EnvType type);
 
 class MiniGridEnv;
 
@@ -263,6 +269,9 @@ class MiniGridEnv : public Env {
   void step(const Action& action, Rng& rng, const Output& out) final;
   std::string get_state() const final;
   void set_state(std::string_view state) final;
+  // minigrid's render() in rgb_array mode: get_frame(highlight=True, tile_size=32,
+  // agent_pov=False), the whole grid with the cells the agent sees highlighted.
+  void render(const Frame& frame) final;
 
   // --- What an env implements ---------------------------------------------
   // minigrid's _gen_grid: build grid, agent_pos, agent_dir and mission.
@@ -354,6 +363,12 @@ class MiniGridEnv : public Env {
  private:
   void write_obs(const Output& out);
   void generate();
+  // minigrid's gen_obs_grid: view_ (the view square, the agent's cell showing
+  // what it carries) and mask_ (what it sees), view (i, j) at world view_pos(i, j).
+  void gen_obs_grid();
+  Pos view_pos(int i, int j) const;
+  // render()'s tiles, built on first use (minigrid's Grid.tile_cache): indexed by tile_key().
+  const std::uint8_t* tile(const Obj& obj, int agent_dir, bool highlight);
 
   Settings settings_;
   std::size_t agent_pos_info_;
@@ -363,6 +378,8 @@ class MiniGridEnv : public Env {
   // gen_obs scratch: the view's cells and visibility.
   std::vector<Obj> view_;
   std::vector<std::uint8_t> mask_;
+  std::vector<std::vector<std::uint8_t>> tiles_;
+  std::vector<std::uint8_t> highlight_;  // render scratch: per cell, index y * width + x
 };
 
 // --- minigrid's RoomGrid (core/roomgrid.py) -------------------------------

@@ -117,7 +117,7 @@ class MultiRoom final : public MiniGridEnv {
 
 }  // namespace
 
-static const bool kRegistered = register_env_type({
+static const bool kRegistered = register_minigrid({
     .name = "MiniGridMultiRoom",
     .options =
         [] {

@@ -94,15 +94,15 @@ std::vector<Option> options(bool full) {
 
 }  // namespace
 
-static const bool k1Dlhb = register_env_type({.name = "MiniGridObstructedMaze1Dlhb",
+static const bool k1Dlhb = register_minigrid({.name = "MiniGridObstructedMaze1Dlhb",
                                               .options = options(false),
                                               .spec = minigrid_spec,
                                               .create = make_env<ObstructedMaze>(false, false)});
-static const bool kFull = register_env_type({.name = "MiniGridObstructedMazeFull",
+static const bool kFull = register_minigrid({.name = "MiniGridObstructedMazeFull",
                                              .options = options(true),
                                              .spec = minigrid_spec,
                                              .create = make_env<ObstructedMaze>(true, false)});
-static const bool kFullV1 = register_env_type({.name = "MiniGridObstructedMazeFullV1",
+static const bool kFullV1 = register_minigrid({.name = "MiniGridObstructedMazeFullV1",
                                                .options = options(true),
                                                .spec = minigrid_spec,
                                                .create = make_env<ObstructedMaze>(true, true)});

@@ -175,7 +175,9 @@ resets) and the same share of levels whose goal is reachable. Levels come from r
 same seed does not give minigrid's level. `max_steps` 0 means minigrid's default for the options; the
 episode's time limit defaults to it. `get_state`/`set_state` carry the grid (door states and box contents
 included), agent, carrying, step count, `max_steps`, mission and the env's own variables
-(`rlpool.envs.minigrid.state` builds one from a live minigrid env). `MiniGrid-WFC-*` are not implemented:
+(`rlpool.envs.minigrid.state` builds one from a live minigrid env). With `render_mode="rgb_array"` every id
+(BabyAI's too) draws minigrid's `render()` frame in C++: the whole grid at 32 pixels a cell, the cells the agent
+sees highlighted, bitwise equal to minigrid's (`render_fps` 10). `MiniGrid-WFC-*` are not implemented:
 minigrid 3.2.0's wheel lacks their pattern images, so minigrid itself cannot make them to test against.
 """,
         envs=(

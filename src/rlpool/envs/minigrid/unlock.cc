@@ -76,17 +76,17 @@ class KeyCorridor final : public PickupTarget {
 
 }  // namespace
 
-static const bool kUnlock = register_env_type({
+static const bool kUnlock = register_minigrid({
     .name = "MiniGridUnlock", .options = common_options(), .spec = minigrid_spec, .create = make_env<Unlock>()});
-static const bool kUnlockPickup = register_env_type({.name = "MiniGridUnlockPickup",
+static const bool kUnlockPickup = register_minigrid({.name = "MiniGridUnlockPickup",
                                                      .options = common_options(),
                                                      .spec = minigrid_spec,
                                                      .create = make_env<UnlockPickup>(false)});
-static const bool kBlockedUnlockPickup = register_env_type({.name = "MiniGridBlockedUnlockPickup",
+static const bool kBlockedUnlockPickup = register_minigrid({.name = "MiniGridBlockedUnlockPickup",
                                                             .options = common_options(),
                                                             .spec = minigrid_spec,
                                                             .create = make_env<UnlockPickup>(true)});
-static const bool kKeyCorridor = register_env_type({
+static const bool kKeyCorridor = register_minigrid({
     .name = "MiniGridKeyCorridor",
     .options =
         [] {
