@@ -22,7 +22,7 @@ CPP_TESTS = Path(__file__).resolve().parent / "cpp"
 PROGRAMS = {
     "autoreset_test.cc": [],
     "cost_model_test.cc": ["cost_model.cc"],
-    "episode_test.cc": ["episode.cc", "env.cc"],
+    "episode_test.cc": ["episode.cc", "env.cc", "pixels.cc", "render.cc"],
 }
 FLAGS = ["-std=c++20", "-O1", "-Wall", "-Wextra", "-pthread"]
 
