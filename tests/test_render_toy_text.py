@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from render_reference import assert_alias_renders_as_target, assert_frames_equal, gym_rendering
+from test_toy_text import blackjack_state
 
 import rlpool
 from rlpool import registry
@@ -102,12 +103,8 @@ def test_envpool_alias_renders(alias: str) -> None:
 def _blackjack_state(g: gym.Env) -> bytes:
     """rlpool's Blackjack state bytes for gymnasium's env: both hands and the look of the dealer's card."""
     u = g.unwrapped
-
-    def hand(cards: list[int]) -> bytes:
-        return bytes([len(cards)]) + bytes(cards).ljust(32, b"\0")
-
     face = "JQK".index(u.dealer_top_card_value_str) if u.dealer[0] == 10 else 0
-    return hand(u.player) + hand(u.dealer) + bytes(["CDHS".index(u.dealer_top_card_suit), face])
+    return blackjack_state(u.player, u.dealer, suit="CDHS".index(u.dealer_top_card_suit), face=face)
 
 
 @pytest.mark.parametrize("seed", range(12))

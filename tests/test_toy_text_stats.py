@@ -18,6 +18,7 @@ import gym_reference
 import numpy as np
 import pytest
 from gymnasium.envs.toy_text import blackjack as gym_blackjack
+from test_toy_text import blackjack_state
 
 import rlpool
 
@@ -270,13 +271,6 @@ def test_taxi_fickle_step_is_drawn_with_fickle_probability(task_id, options, p):
 
 
 # --------------------------------------------------------------------------- Blackjack's cards
-
-
-def blackjack_state(player: list[int], dealer: list[int]) -> bytes:
-    def hand(cards: list[int]) -> bytes:
-        return bytes([len(cards)]) + bytes(cards).ljust(32, b"\0")
-
-    return hand(player) + hand(dealer)
 
 
 def card_probs() -> dict[int, float]:
