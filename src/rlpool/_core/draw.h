@@ -273,13 +273,19 @@ void gfx_filled_polygon(S& s, const std::int16_t* vx, const std::int16_t* vy, in
   }
 }
 
+// gfxdraw.aapolygon: the closed outline, each edge without its end point.
+template <class S>
+void gfx_aapolygon(S& s, const std::int16_t* vx, const std::int16_t* vy, int n, std::uint32_t color) {
+  for (int i = 1; i < n; ++i) gfx_aaline(s, vx[i - 1], vy[i - 1], vx[i], vy[i], color);
+  gfx_aaline(s, vx[n - 1], vy[n - 1], vx[0], vy[0], color);
+}
+
 // gfxdraw.aapolygon then gfxdraw.filled_polygon with the same points and
-// colour, as gymnasium always draws its polygons.
+// colour, as gymnasium draws most of its polygons.
 template <class S>
 void gfx_polygon(S& s, const std::int16_t* vx, const std::int16_t* vy, int n, std::uint32_t color,
                  std::vector<int>& ints) {
-  for (int i = 1; i < n; ++i) gfx_aaline(s, vx[i - 1], vy[i - 1], vx[i], vy[i], color);
-  gfx_aaline(s, vx[n - 1], vy[n - 1], vx[0], vy[0], color);
+  gfx_aapolygon(s, vx, vy, n, color);
   gfx_filled_polygon(s, vx, vy, n, color, ints);
 }
 
@@ -478,6 +484,71 @@ void pg_fill_polygon(S& s, const int* vx, const int* vy, int n, std::uint32_t co
   }
 }
 
+// draw.c's draw_filltri (pygame.draw.polygon of three points): the corners
+// sorted by y, float32 slopes from a double division, spans truncated.
+template <class S>
+void pg_fill_triangle(S& s, const int* vx, const int* vy, std::uint32_t color) {
+  int p0x = vx[0], p1x = vx[1], p2x = vx[2], p0y = vy[0], p1y = vy[1], p2y = vy[2];
+  if (p1y < p0y) {
+    std::swap(p1x, p0x);
+    std::swap(p1y, p0y);
+  }
+  if (p2y < p1y) {
+    std::swap(p1x, p2x);
+    std::swap(p1y, p2y);
+    if (p1y < p0y) {
+      std::swap(p1x, p0x);
+      std::swap(p1y, p0y);
+    }
+  }
+  if (p0y == p1y && p1y == p2y && p0x == p1x && p1x != p2x) {
+    std::swap(p1x, p2x);
+    std::swap(p1y, p2y);
+  }
+  const float d1 = static_cast<float>((p2x - p0x) / ((p2y - p0y) + 1e-17));
+  const float d2 = static_cast<float>((p1x - p0x) / ((p1y - p0y) + 1e-17));
+  const float d3 = static_cast<float>((p2x - p1x) / ((p2y - p1y) + 1e-17));
+  for (int y = p0y; y <= p2y; ++y) {
+    const int x1 = p0x + static_cast<int>(static_cast<float>(y - p0y) * d1);
+    const int x2 = y < p1y ? p0x + static_cast<int>(static_cast<float>(y - p0y) * d2)
+                           : p1x + static_cast<int>(static_cast<float>(y - p1y) * d3);
+    hline(s, x1, x2, y, color);
+  }
+}
+
+// pygame.draw.polygon (filled) of int points: three go to draw_filltri, more to draw_fillpoly.
+template <class S>
+void pg_polygon(S& s, const int* vx, const int* vy, int n, std::uint32_t color, std::vector<int>& ints) {
+  if (n == 3) return pg_fill_triangle(s, vx, vy, color);
+  pg_fill_polygon(s, vx, vy, n, color, ints);
+}
+
+// pygame.draw.circle, filled (width 0): draw_circle_filled's hlines, after
+// circle()'s checks (radius under 1, or the disc wholly off the surface: nothing).
+template <class S>
+void pg_circle(S& s, int x0, int y0, int radius, std::uint32_t color) {
+  if (radius < 1) return;
+  if (x0 > s.width() + radius || x0 < -radius || y0 > s.height() + radius || y0 < -radius) return;
+  int f = 1 - radius, ddf_x = 0, ddf_y = -2 * radius, x = 0, y = radius;
+  while (x < y) {
+    if (f >= 0) {
+      --y;
+      ddf_y += 2;
+      f += ddf_y;
+    }
+    ++x;
+    ddf_x += 2;
+    f += ddf_x + 1;
+    // Only where the next step lowers y, as draw.c does (no overdraw).
+    if (f >= 0) {
+      hline(s, x0 - x, x0 + x - 1, y0 + y - 1, color);
+      hline(s, x0 - x, x0 + x - 1, y0 - y, color);
+    }
+    hline(s, x0 - y, x0 + y - 1, y0 + x - 1, color);
+    hline(s, x0 - y, x0 + y - 1, y0 - x, color);
+  }
+}
+
 // pygame.draw.line, width 1: Bresenham from the truncated end points.
 template <class S>
 void pg_line(S& s, int x1, int y1, int x2, int y2, std::uint32_t color) {
@@ -631,10 +702,18 @@ void pg_aaline(S& s, std::uint32_t color, float from_x, float from_y, float to_x
   }
 }
 
-// pygame.draw.aalines(closed=False): each segment's inner end points left to
-// the next, an extra pixel where a steep segment meets a shallow one.
+// pygame.draw.lines, width 1, of int points.
 template <class S>
-void pg_aalines(S& s, std::uint32_t color, const float* xs, const float* ys, int n) {
+void pg_lines(S& s, std::uint32_t color, const int* xs, const int* ys, int n, bool closed) {
+  for (int i = 1; i < n; ++i) pg_line(s, xs[i - 1], ys[i - 1], xs[i], ys[i], color);
+  if (closed && n > 2) pg_line(s, xs[n - 1], ys[n - 1], xs[0], ys[0], color);
+}
+
+// pygame.draw.aalines: each segment's inner end points left to the next, an
+// extra pixel where a steep segment meets a shallow one; `closed` joins the
+// last point to the first and leaves the outer end points out too.
+template <class S>
+void pg_aalines(S& s, std::uint32_t color, const float* xs, const float* ys, int n, bool closed = false) {
   const auto steep = [&](int a, int b) { return std::fabs(xs[b] - xs[a]) < std::fabs(ys[b] - ys[a]); };
   const auto whole = [&](int i) { return std::round(xs[i]) == xs[i] && std::round(ys[i]) == ys[i]; };
   // First segment; aalines compares its steepness with a mix of the next
@@ -642,7 +721,7 @@ void pg_aalines(S& s, std::uint32_t color, const float* xs, const float* ys, int
   bool steep_prev = steep(0, 1);
   bool steep_curr = n > 2 && std::fabs(xs[2] - xs[1]) < std::fabs(ys[2] - ys[0]);
   bool disable = !whole(1);
-  pg_aaline(s, color, xs[0], ys[0], xs[1], ys[1], false, disable, steep_prev > steep_curr);
+  pg_aaline(s, color, xs[0], ys[0], xs[1], ys[1], closed && disable, disable, steep_prev > steep_curr);
   int prev = 0;
   for (int i = 2; i < n - 1; ++i) {
     steep_prev = steep(prev, prev + 1);
@@ -654,7 +733,14 @@ void pg_aalines(S& s, std::uint32_t color, const float* xs, const float* ys, int
   steep_prev = steep(prev, prev + 1);
   steep_curr = steep(n - 2, n - 1);
   disable = !whole(n - 1);
-  pg_aaline(s, color, xs[n - 2], ys[n - 2], xs[n - 1], ys[n - 1], disable, false, steep_prev != steep_curr);
+  pg_aaline(s, color, xs[n - 2], ys[n - 2], xs[n - 1], ys[n - 1], disable, closed && disable,
+            steep_prev != steep_curr);
+  if (closed && n > 2) {
+    steep_prev = steep_curr;
+    steep_curr = steep(n - 1, 0);
+    disable = !whole(0);
+    pg_aaline(s, color, xs[n - 1], ys[n - 1], xs[0], ys[0], disable, disable, steep_prev != steep_curr);
+  }
 }
 
 struct Point {

@@ -45,6 +45,9 @@ decltype(auto) guarded(F&& f) {
 // A Python float handed to Box2D through pybox2d: rounded to float32.
 inline b2Vec2 vec(double x, double y) { return b2Vec2(static_cast<float32>(x), static_cast<float32>(y)); }
 
+// pybox2d's `vector * SCALE` in gymnasium's render: a float32 product.
+inline b2Vec2 scaled(const b2Vec2& v, double scale = 30.0) { return static_cast<float32>(scale) * v; }
+
 // numpy's np.sign: -1, 0 or +1 (NaN passes through).
 inline double sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : x); }
 
