@@ -46,15 +46,18 @@ class Image {
   // surfarray.pixels3d transposed: height x width x 3, top row first.
   void write_rgb(std::uint8_t* rgb) const { write_rows(rgb, false); }
   // pygame.transform.flip(surf, False, True), then surfarray.pixels3d
-  // transposed: height x width x 3, the surface's last row first.
-  void write_flipped_rgb(std::uint8_t* rgb) const { write_rows(rgb, true); }
+  // transposed: height x width x 3, the surface's last row first; or only
+  // the `w` columns from `x0`.
+  void write_flipped_rgb(std::uint8_t* rgb) const { write_rows(rgb, true, 0, w_); }
+  void write_flipped_rgb(std::uint8_t* rgb, int x0, int w) const { write_rows(rgb, true, x0, w); }
 
  private:
-  void write_rows(std::uint8_t* rgb, bool flipped) const {
+  void write_rows(std::uint8_t* rgb, bool flipped, int x0 = 0, int w = -1) const {
+    if (w < 0) w = w_;
     for (int k = 0; k < h_; ++k) {
       const int y = flipped ? h_ - 1 - k : k;
-      const std::uint32_t* r = px_.data() + static_cast<std::size_t>(y) * w_;
-      for (int x = 0; x < w_; ++x) {
+      const std::uint32_t* r = px_.data() + static_cast<std::size_t>(y) * w_ + x0;
+      for (int x = 0; x < w; ++x) {
         *rgb++ = static_cast<std::uint8_t>(r[x] >> 16);
         *rgb++ = static_cast<std::uint8_t>(r[x] >> 8);
         *rgb++ = static_cast<std::uint8_t>(r[x]);

@@ -391,8 +391,8 @@ class LunarLander final : public Box2dEnv {
 
   // pygame.draw.polygon then gfxdraw.aapolygon of the same float points.
   void polygon_outlined(draw::Image& img, const double* xs, const double* ys, int n, std::uint32_t color) {
-    int ix[4], iy[4];
-    std::int16_t gx[4], gy[4];
+    int ix[4] = {}, iy[4] = {};
+    std::int16_t gx[4] = {}, gy[4] = {};
     for (int i = 0; i < n; ++i) {
       ix[i] = static_cast<int>(xs[i]);
       iy[i] = static_cast<int>(ys[i]);
