@@ -1,0 +1,114 @@
+"""Rendering of the Box2D tasks (issue 18) against gymnasium's own ``rgb_array`` frames.
+
+rlpool draws gymnasium's pygame picture in C++ (``_core/draw.h``: pygame-ce's draw and SDL_gfx's gfxdraw
+arithmetic). Each task is stepped in lockstep with gymnasium from the same random draws
+(``box2d_reference.start_pair``) with the same actions -- gymnasium's heuristic controllers, which land
+the lander between the flags and walk the walker over hardcore obstacles, mixed with random bursts that
+fire every engine, crash, fall and step backwards -- and every frame is compared bitwise. LunarLander's
+flame particles (bodies in the world while rendering, aged by each frame drawn) and BipedalWalker's
+scrolled surface and turning lidar ray are part of the picture.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from box2d_reference import start_pair
+from render_reference import assert_frames_equal, gym_rendering
+
+import rlpool
+from rlpool import registry
+
+gym = pytest.importorskip("gymnasium")
+pytest.importorskip("pygame")
+pytest.importorskip("Box2D")
+from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics  # noqa: E402
+from gymnasium.envs.box2d.lunar_lander import heuristic  # noqa: E402
+
+# (task, options of both envs, episodes (seeds), steps per episode at most, steps that take random actions
+# instead of the heuristic's: early ones fire every engine high up, later ones crash and fall)
+CASES = [
+    ("LunarLander-v3", {}, (1, 2), 400, (5, 25)),
+    ("LunarLanderContinuous-v3", {}, (3,), 400, (5, 25)),
+    ("LunarLander-v3", {"enable_wind": True, "wind_power": 18.0}, (4,), 200, (40, 200)),
+    ("LunarLander-v2", {}, (5,), 120, (5, 25)),
+    ("LunarLanderContinuous-v2", {}, (6,), 120, (40, 120)),
+    ("BipedalWalker-v3", {}, (7, 8), 220, (40, 70)),
+    ("BipedalWalkerHardcore-v3", {}, (9,), 260, (40, 50)),
+]
+
+
+def policy(task_id: str, g, obs: np.ndarray, random: bool, rng: np.random.Generator,
+           walker: BipedalWalkerHeuristics):
+    continuous = "Continuous" in task_id or "Bipedal" in task_id
+    if random:
+        if "Bipedal" in task_id:
+            return rng.uniform(-1, 1, 4).astype(np.float32)
+        return rng.uniform(-1, 1, 2).astype(np.float32) if continuous else int(rng.integers(4))
+    if "Bipedal" in task_id:
+        return np.asarray(walker.step_heuristic(obs), np.float32)
+    a = heuristic(g, obs)
+    return np.asarray(a, np.float32) if continuous else int(a)
+
+
+@pytest.mark.parametrize(("task_id", "options", "seeds", "steps", "burst"), CASES)
+def test_frames_equal_gymnasium(task_id: str, options: dict, seeds: tuple[int, ...], steps: int,
+                                burst: tuple[int, int]) -> None:
+    gym_id = registry.task(task_id).gymnasium_id or task_id
+    hardcore = {"hardcore": True} if "Hardcore" in task_id else {}
+    for seed in seeds:
+        env = rlpool.make(task_id, num_envs=1, seed=seed, render_mode="rgb_array", **options)
+        g = gym_rendering(task_id, **hardcore, **options)
+        assert env.metadata["render_fps"] == g.metadata["render_fps"]
+        _, obs = start_pair(env, g, gym_id, {**hardcore, **options}, seed, rl_to_gym=True)
+        rng = np.random.default_rng(seed)
+        walker = BipedalWalkerHeuristics()
+        for t in range(steps):
+            assert_frames_equal(env.render()[0], g.render(), f"{task_id} {options} seed {seed} step {t}")
+            a = policy(task_id, g, obs, burst[0] <= t < burst[1], rng, walker)
+            obs, _, terminated, truncated, _ = g.step(a)
+            env.step(np.asarray([a]))
+            if terminated or truncated:
+                assert_frames_equal(env.render()[0], g.render(), f"{task_id} seed {seed} last step {t}")
+                break
+        env.close()
+        g.close()
+
+
+def test_lander_particles_are_drawn_and_age() -> None:
+    # The comparison above could pass with no particles on either side: firing the main engine puts
+    # flame-coloured discs under the lander, and frames drawn without stepping age them (they fade to
+    # gymnasium's dark red, then go), as in gymnasium.
+    env = rlpool.make("LunarLander-v3", num_envs=1, render_mode="rgb_array")
+    env.reset()
+    for _ in range(5):
+        env.step(np.array([2]))
+    frames = [env.render()[0] for _ in range(12)]
+    flame = [int(((f[:, :, 0] > 200) & (f[:, :, 1] < 200) & (f[:, :, 1] > 50) & (f[:, :, 2] < 200)).sum())
+             for f in frames]
+    assert flame[0] > 0
+    assert flame[-1] == 0  # all expired after 12 frames (ttl at most 1, 0.15 a frame)
+    plain = rlpool.make("LunarLander-v3", num_envs=1)
+    with pytest.raises(RuntimeError, match="render_mode"):
+        plain.render()
+    env.close()
+    plain.close()
+
+
+def test_walker_frame_follows_the_scroll() -> None:
+    env = rlpool.make("BipedalWalker-v3", num_envs=2, render_mode="rgb_array", render_env_id=[0, 1])
+    env.reset()
+    for _ in range(60):
+        env.step(np.array([[1.0, -1.0, -1.0, 1.0], [0.0, 0.0, 0.0, 0.0]], np.float32))
+    frames = env.render()
+    assert frames.shape == (2, 400, 600, 3)
+    colours = {tuple(c) for c in frames[0].reshape(-1, 3)}
+    assert {(215, 215, 255), (102, 153, 76), (127, 51, 229), (230, 51, 0)} <= colours
+    assert (frames[0] != frames[1]).any(axis=-1).mean() > 0.01
+    env.close()
+
+
+@pytest.mark.parametrize(("task_id", "size"), [("LunarLander-v3", (600, 400)), ("BipedalWalker-v3", (600, 400)),
+                                               ("BipedalWalkerHardcore-v3", (600, 400))])
+def test_render_size(task_id: str, size: tuple[int, int]) -> None:
+    assert rlpool.make_spec(task_id).arrays.render_size == size
