@@ -7,6 +7,11 @@ the lander between the flags and walk the walker over hardcore obstacles, mixed 
 fire every engine, crash, fall and step backwards -- and every frame is compared bitwise. LunarLander's
 flame particles (bodies in the world while rendering, aged by each frame drawn) and BipedalWalker's
 scrolled surface and turning lidar ray are part of the picture.
+
+CarRacing's ``rgb_array`` frame (the 1000x800 window with the skid marks, shrunk to 600x400 by
+``smoothscale``) is drawn the same way except for the score, which gymnasium writes with pygame's font
+(FreeType): every pixel outside the digits' box must be equal, and at least 99% of all of them (about
+99.7% are: the digits cover ~0.3% of the frame).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ pytest.importorskip("pygame")
 pytest.importorskip("Box2D")
 from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics  # noqa: E402
 from gymnasium.envs.box2d.lunar_lander import heuristic  # noqa: E402
+from test_box2d_car_racing import policy_action  # noqa: E402
 
 # (task, options of both envs, episodes (seeds), steps per episode at most, steps that take random actions
 # instead of the heuristic's: early ones fire every engine high up, later ones crash and fall)
@@ -109,6 +115,44 @@ def test_walker_frame_follows_the_scroll() -> None:
 
 
 @pytest.mark.parametrize(("task_id", "size"), [("LunarLander-v3", (600, 400)), ("BipedalWalker-v3", (600, 400)),
-                                               ("BipedalWalkerHardcore-v3", (600, 400))])
+                                               ("BipedalWalkerHardcore-v3", (600, 400)), ("CarRacing-v3", (600, 400))])
 def test_render_size(task_id: str, size: tuple[int, int]) -> None:
     assert rlpool.make_spec(task_id).arrays.render_size == size
+
+
+# Where gymnasium's score digits land in the 600x400 frame (rows, columns): not drawn by rlpool.
+DIGITS = (slice(360, 386), slice(0, 76))
+MIN_EQUAL_PIXELS = 0.99
+
+
+@pytest.mark.parametrize(("task_id", "options", "kind", "seed", "steps"), [
+    ("CarRacing-v3", {}, "drive", 1, 140),  # laps at speed: tiles turn, skid marks in the corners
+    ("CarRacing-v3", {}, "random", 2, 90),  # spins on the grass: mud marks
+    ("CarRacing-v2", {"continuous": False, "domain_randomize": True}, "random", 3, 60),
+])
+def test_car_racing_frames_equal_gymnasium(task_id: str, options: dict, kind: str, seed: int, steps: int) -> None:
+    env = rlpool.make(task_id, num_envs=1, seed=seed, render_mode="rgb_array", **options)
+    g = gym_rendering(task_id, **options)
+    assert env.metadata["render_fps"] == g.metadata["render_fps"]
+    start_pair(env, g, "CarRacing-v3", options, seed, rl_to_gym=True)
+    rng = np.random.default_rng(seed)
+    outside = np.ones((400, 600), bool)
+    outside[DIGITS] = False
+    marks = 0
+    for t in range(steps):
+        ours, ref = env.render()[0], g.render()
+        assert ours.shape == ref.shape == (400, 600, 3)
+        differ = (ours != ref).any(axis=-1)
+        where = f"{task_id} {options} seed {seed} step {t}"
+        assert not differ[outside].any(), f"{where}: {int(differ[outside].sum())} pixels differ outside the score"
+        assert 1 - differ.mean() >= MIN_EQUAL_PIXELS, where
+        a = policy_action(kind, options.get("continuous", True), rng, g)
+        _, _, terminated, truncated, _ = g.step(a)
+        env.step(np.asarray([a]))
+        marks = max(marks, len(g.unwrapped.car.particles))
+        if terminated or truncated:
+            break
+    if kind == "random" and options.get("continuous", True):
+        assert marks > 0  # the frames compared show skid marks
+    env.close()
+    g.close()

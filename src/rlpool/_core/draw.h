@@ -705,6 +705,55 @@ void pg_aaline(S& s, std::uint32_t color, float from_x, float from_y, float to_x
   }
 }
 
+// draw.c's draw_line_width (pygame.draw.line(s) with width > 1): Bresenham
+// along the longer axis, each step a span of `width` pixels across it
+// (starting width / 2 before the line, one later for an even width).
+template <class S>
+void pg_line_width(S& s, int x1, int y1, int x2, int y2, int width, std::uint32_t color) {
+  if (width < 1) return;
+  if (width == 1) return pg_line(s, x1, y1, x2, y2, color);
+  const int end_x = s.width() - 1, end_y = s.height() - 1;
+  const int extra = 1 - (width % 2);
+  width /= 2;
+  const bool xinc = std::abs(x1 - x2) <= std::abs(y1 - y2);  // spans run along x
+  const int grow_x = xinc ? width : 0, grow_y = xinc ? 0 : width;
+  if (std::max(x1, x2) + grow_x < 0 || std::max(y1, y2) + grow_y < 0 || std::min(x1, x2) - grow_x >= s.width() ||
+      std::min(y1, y2) - grow_y >= s.height()) {
+    return;
+  }
+  const auto span_x = [&](int x, int y) {
+    const int from = std::max(x - width + extra, 0), to = std::min(end_x, x + width);
+    if (from <= to) hline(s, from, to, y, color);
+  };
+  if (x1 == x2 && y1 == y2) return span_x(x1, y1);
+  const int dx = std::abs(x2 - x1), dy = std::abs(y2 - y1);
+  const int sx = x2 > x1 ? 1 : -1, sy = y2 > y1 ? 1 : -1;
+  int err = (dx > dy ? dx : -dy) / 2;
+  const auto advance = [&] {
+    const int e2 = err;
+    if (e2 > -dx) {
+      err -= dy;
+      x1 += sx;
+    }
+    if (e2 < dy) {
+      err += dx;
+      y1 += sy;
+    }
+  };
+  if (xinc) {
+    for (; y1 != y2 + sy; advance()) {
+      if (0 <= y1 && y1 <= end_y) span_x(x1, y1);
+    }
+  } else {
+    for (; x1 != x2 + sx; advance()) {
+      if (0 <= x1 && x1 <= end_x) {
+        const int from = std::max(y1 - width + extra, 0), to = std::min(end_y, y1 + width);
+        if (from <= to) vline(s, x1, from, to, color);
+      }
+    }
+  }
+}
+
 // pygame.draw.lines, width 1, of int points.
 template <class S>
 void pg_lines(S& s, std::uint32_t color, const int* xs, const int* ys, int n, bool closed) {
