@@ -552,26 +552,37 @@ void pg_circle(S& s, int x0, int y0, int radius, std::uint32_t color) {
   }
 }
 
+namespace detail {
+
+// draw.c's Bresenham walk from (x1, y1) towards (x2, y2), one step() at a time.
+struct Bresenham {
+  Bresenham(int x1, int y1, int x2, int y2)
+      : x(x1), y(y1), dx(std::abs(x2 - x1)), dy(std::abs(y2 - y1)), sx(x1 < x2 ? 1 : -1), sy(y1 < y2 ? 1 : -1),
+        err((dx > dy ? dx : -dy) / 2) {}
+  void step() {
+    const int e2 = err;
+    if (e2 > -dx) {
+      err -= dy;
+      x += sx;
+    }
+    if (e2 < dy) {
+      err += dx;
+      y += sy;
+    }
+  }
+  int x, y;
+  const int dx, dy, sx, sy;
+  int err;
+};
+
+}  // namespace detail
+
 // pygame.draw.line, width 1: Bresenham from the truncated end points.
 template <class S>
 void pg_line(S& s, int x1, int y1, int x2, int y2, std::uint32_t color) {
   if (y1 == y2) return hline(s, x1, x2, y1, color);
   if (x1 == x2) return vline(s, x1, y1, y2, color);
-  const int dx = std::abs(x2 - x1), sx = x1 < x2 ? 1 : -1;
-  const int dy = std::abs(y2 - y1), sy = y1 < y2 ? 1 : -1;
-  int err = (dx > dy ? dx : -dy) / 2;
-  while (x1 != x2 || y1 != y2) {
-    put(s, x1, y1, color);
-    const int e2 = err;
-    if (e2 > -dx) {
-      err -= dy;
-      x1 += sx;
-    }
-    if (e2 < dy) {
-      err += dx;
-      y1 += sy;
-    }
-  }
+  for (detail::Bresenham b(x1, y1, x2, y2); b.x != x2 || b.y != y2; b.step()) put(s, b.x, b.y, color);
   put(s, x2, y2, color);
 }
 
@@ -726,29 +737,16 @@ void pg_line_width(S& s, int x1, int y1, int x2, int y2, int width, std::uint32_
     if (from <= to) hline(s, from, to, y, color);
   };
   if (x1 == x2 && y1 == y2) return span_x(x1, y1);
-  const int dx = std::abs(x2 - x1), dy = std::abs(y2 - y1);
-  const int sx = x2 > x1 ? 1 : -1, sy = y2 > y1 ? 1 : -1;
-  int err = (dx > dy ? dx : -dy) / 2;
-  const auto advance = [&] {
-    const int e2 = err;
-    if (e2 > -dx) {
-      err -= dy;
-      x1 += sx;
-    }
-    if (e2 < dy) {
-      err += dx;
-      y1 += sy;
-    }
-  };
+  detail::Bresenham b(x1, y1, x2, y2);
   if (xinc) {
-    for (; y1 != y2 + sy; advance()) {
-      if (0 <= y1 && y1 <= end_y) span_x(x1, y1);
+    for (; b.y != y2 + b.sy; b.step()) {
+      if (0 <= b.y && b.y <= end_y) span_x(b.x, b.y);
     }
   } else {
-    for (; x1 != x2 + sx; advance()) {
-      if (0 <= x1 && x1 <= end_x) {
-        const int from = std::max(y1 - width + extra, 0), to = std::min(end_y, y1 + width);
-        if (from <= to) vline(s, x1, from, to, color);
+    for (; b.x != x2 + b.sx; b.step()) {
+      if (0 <= b.x && b.x <= end_x) {
+        const int from = std::max(b.y - width + extra, 0), to = std::min(end_y, b.y + width);
+        if (from <= to) vline(s, b.x, from, to, color);
       }
     }
   }
@@ -849,6 +847,23 @@ void gfx_polygon(S& s, const Point* pts, int n, std::uint32_t color, std::vector
     vy[i] = to_sint16(pts[i].y);
   }
   gfx_polygon(s, vx, vy, n, color, ints);
+}
+
+// pygame.draw.polygon of float points (int() of each coordinate), then, if
+// `outline`, gfxdraw.aapolygon of the same points (at most 8).
+template <class S>
+void pg_polygon(S& s, const double* xs, const double* ys, int n, std::uint32_t color, bool outline,
+                std::vector<int>& ints) {
+  int ix[8] = {}, iy[8] = {};
+  std::int16_t gx[8] = {}, gy[8] = {};
+  for (int i = 0; i < n; ++i) {
+    ix[i] = static_cast<int>(xs[i]);
+    iy[i] = static_cast<int>(ys[i]);
+    gx[i] = to_sint16(xs[i]);
+    gy[i] = to_sint16(ys[i]);
+  }
+  pg_polygon(s, ix, iy, n, color, ints);
+  if (outline) gfx_aapolygon(s, gx, gy, n, color);
 }
 
 // gfxdraw.aacircle then gfxdraw.filled_circle, as gymnasium draws its discs.

@@ -220,7 +220,7 @@ class BipedalWalker final : public Box2dEnv {
     {
       const double xs[4] = {left, left + kViewportW, left + kViewportW, left};
       const double ys[4] = {0, 0, kViewportH, kViewportH};
-      polygon(img, xs, ys, 4, draw::rgb(215, 215, 255), false);
+      draw::pg_polygon(img, xs, ys, 4, draw::rgb(215, 215, 255), false, ints_);
     }
     for (const Cloud& cloud : clouds_) {
       if (cloud.x2 < scroll_ / 2 || cloud.x1 > scroll_ / 2 + kViewW) continue;
@@ -229,7 +229,7 @@ class BipedalWalker final : public Box2dEnv {
         xs[a] = cloud.x[a] * kScale + scroll_ * kScale / 2;
         ys[a] = cloud.y[a] * kScale;
       }
-      polygon(img, xs, ys, 5, draw::rgb(255, 255, 255), true);
+      draw::pg_polygon(img, xs, ys, 5, draw::rgb(255, 255, 255), true, ints_);
     }
     for (int i = 0; i + 1 < kTerrainLength; ++i) {
       const auto k = static_cast<std::size_t>(i);
@@ -237,7 +237,7 @@ class BipedalWalker final : public Box2dEnv {
       const double xs[4] = {terrain_x_[k] * kScale, terrain_x_[k + 1] * kScale, terrain_x_[k + 1] * kScale,
                             terrain_x_[k] * kScale};
       const double ys[4] = {terrain_y_[k] * kScale, terrain_y_[k + 1] * kScale, 0, 0};
-      polygon(img, xs, ys, 4, draw::rgb(102, 153, 76), true);
+      draw::pg_polygon(img, xs, ys, 4, draw::rgb(102, 153, 76), true, ints_);
     }
     lidar_render_ = (lidar_render_ + 1) % 100;
     if (lidar_render_ < 2 * kLidars) {
@@ -284,39 +284,15 @@ class BipedalWalker final : public Box2dEnv {
   }
 
  private:
-  // pygame.draw.polygon of float points, then gfxdraw.aapolygon of them if `outline`.
-  void polygon(draw::Image& img, const double* xs, const double* ys, int n, std::uint32_t color, bool outline) {
-    int ix[5] = {}, iy[5] = {};
-    std::int16_t gx[5] = {}, gy[5] = {};
-    for (int i = 0; i < n; ++i) {
-      ix[i] = static_cast<int>(xs[i]);
-      iy[i] = static_cast<int>(ys[i]);
-      gx[i] = draw::to_sint16(xs[i]);
-      gy[i] = draw::to_sint16(ys[i]);
-    }
-    draw::pg_polygon(img, ix, iy, n, color, ints_);
-    if (outline) draw::gfx_aapolygon(img, gx, gy, n, color);
-  }
-
   // A polygon body as gymnasium draws it: filled and anti-aliased in color1,
   // then the path closed on its first point outlined (lines, then
   // aapolygon) in color2.
   void body_polygon(draw::Image& img, const b2Body* body, std::uint32_t color1, std::uint32_t color2) {
-    const auto* shape = static_cast<const b2PolygonShape*>(body->GetFixtureList()->GetShape());
-    const int n = shape->m_count;
-    int ix[b2_maxPolygonVertices + 1] = {}, iy[b2_maxPolygonVertices + 1] = {};
-    std::int16_t gx[b2_maxPolygonVertices + 1] = {}, gy[b2_maxPolygonVertices + 1] = {};
-    for (int i = 0; i <= n; ++i) {
-      const b2Vec2 v = scaled(b2Mul(body->GetTransform(), shape->m_vertices[i % n]));
-      ix[i] = static_cast<int>(v.x);
-      iy[i] = static_cast<int>(v.y);
-      gx[i] = draw::to_sint16(v.x);
-      gy[i] = draw::to_sint16(v.y);
-    }
-    draw::pg_polygon(img, ix, iy, n, color1, ints_);
-    draw::gfx_aapolygon(img, gx, gy, n, color1);
-    draw::pg_lines(img, color2, ix, iy, n + 1, true);
-    draw::gfx_aapolygon(img, gx, gy, n + 1, color2);
+    const BodyPath p(body);
+    draw::pg_polygon(img, p.ix, p.iy, p.n, color1, ints_);
+    draw::gfx_aapolygon(img, p.gx, p.gy, p.n, color1);
+    draw::pg_lines(img, color2, p.ix, p.iy, p.n + 1, true);
+    draw::gfx_aapolygon(img, p.gx, p.gy, p.n + 1, color2);
   }
 
   // One static terrain block: gymnasium's fd_polygon with new vertices, which

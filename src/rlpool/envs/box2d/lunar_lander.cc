@@ -293,7 +293,7 @@ class LunarLander final : public Box2dEnv {
       const double xs[4] = {chunk_x_[i] * kScale, chunk_x_[i + 1] * kScale, chunk_x_[i + 1] * kScale,
                             chunk_x_[i] * kScale};
       const double ys[4] = {smooth_y_[i] * kScale, smooth_y_[i + 1] * kScale, h * kScale, h * kScale};
-      polygon_outlined(img, xs, ys, 4, draw::rgb(0, 0, 0));
+      draw::pg_polygon(img, xs, ys, 4, draw::rgb(0, 0, 0), true, ints_);
     }
     const auto flags = [&] {
       for (const double helipad_x : {chunk_x_[kChunks / 2 - 1], chunk_x_[kChunks / 2 + 1]}) {
@@ -304,7 +304,7 @@ class LunarLander final : public Box2dEnv {
                       draw::rgb(255, 255, 255));
         const double xs[3] = {x, x, x + 25};
         const double ys[3] = {flagy2, flagy2 - 10, flagy2 - 5};
-        polygon_outlined(img, xs, ys, 3, draw::rgb(204, 204, 0));
+        draw::pg_polygon(img, xs, ys, 3, draw::rgb(204, 204, 0), true, ints_);
       }
     };
     for (const Particle& p : particles_) {
@@ -319,23 +319,10 @@ class LunarLander final : public Box2dEnv {
     }
     for (const b2Body* body : {static_cast<const b2Body*>(lander_), static_cast<const b2Body*>(legs_[0]),
                                static_cast<const b2Body*>(legs_[1])}) {
-      const auto* shape = static_cast<const b2PolygonShape*>(body->GetFixtureList()->GetShape());
-      const int n = shape->m_count;
-      float xs[b2_maxPolygonVertices], ys[b2_maxPolygonVertices];
-      int ix[b2_maxPolygonVertices], iy[b2_maxPolygonVertices];
-      std::int16_t gx[b2_maxPolygonVertices], gy[b2_maxPolygonVertices];
-      for (int i = 0; i < n; ++i) {
-        const b2Vec2 v = scaled(b2Mul(body->GetTransform(), shape->m_vertices[i]));
-        xs[i] = v.x;
-        ys[i] = v.y;
-        ix[i] = static_cast<int>(v.x);
-        iy[i] = static_cast<int>(v.y);
-        gx[i] = draw::to_sint16(v.x);
-        gy[i] = draw::to_sint16(v.y);
-      }
-      draw::pg_polygon(img, ix, iy, n, kBodyColor1, ints_);
-      draw::gfx_aapolygon(img, gx, gy, n, kBodyColor1);
-      draw::pg_aalines(img, kBodyColor2, xs, ys, n, true);
+      const BodyPath p(body);
+      draw::pg_polygon(img, p.ix, p.iy, p.n, kBodyColor1, ints_);
+      draw::gfx_aapolygon(img, p.gx, p.gy, p.n, kBodyColor1);
+      draw::pg_aalines(img, kBodyColor2, p.x, p.y, p.n, true);
       flags();
     }
     img.write_flipped_rgb(frame.rgb);
@@ -387,20 +374,6 @@ class LunarLander final : public Box2dEnv {
       world_->DestroyBody(particles_.front().body);
       particles_.pop_front();
     }
-  }
-
-  // pygame.draw.polygon then gfxdraw.aapolygon of the same float points.
-  void polygon_outlined(draw::Image& img, const double* xs, const double* ys, int n, std::uint32_t color) {
-    int ix[4] = {}, iy[4] = {};
-    std::int16_t gx[4] = {}, gy[4] = {};
-    for (int i = 0; i < n; ++i) {
-      ix[i] = static_cast<int>(xs[i]);
-      iy[i] = static_cast<int>(ys[i]);
-      gx[i] = draw::to_sint16(xs[i]);
-      gy[i] = draw::to_sint16(ys[i]);
-    }
-    draw::pg_polygon(img, ix, iy, n, color, ints_);
-    draw::gfx_aapolygon(img, gx, gy, n, color);
   }
 
   Options o_;
