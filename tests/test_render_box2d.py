@@ -101,6 +101,29 @@ def test_lander_particles_are_drawn_and_age() -> None:
     plain.close()
 
 
+def test_lander_particles_leave_physics_and_states_alone() -> None:
+    # Particles are bodies in the lander's world: an env that renders steps as one that does not, and a
+    # state restored into a rendering env (the particles rebuilt by the replay) draws what the env it
+    # came from draws when that one has drawn no frame.
+    drawn, plain, quiet = (rlpool.make("LunarLander-v3", num_envs=1, seed=11, render_mode=mode)
+                           for mode in ("rgb_array", None, "rgb_array"))
+    for env in (drawn, plain, quiet):
+        env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        a = np.array([int(rng.choice(4, p=[0.1, 0.2, 0.5, 0.2]))])
+        drawn.render()
+        obs = [env.step(a)[0] for env in (drawn, plain, quiet)]
+        np.testing.assert_array_equal(obs[0], obs[1])
+        np.testing.assert_array_equal(obs[0], obs[2])
+    restored = rlpool.make("LunarLander-v3", num_envs=1, render_mode="rgb_array")
+    restored.reset()
+    restored.set_state(0, quiet.get_state(0))
+    np.testing.assert_array_equal(restored.render(), quiet.render())
+    for env in (drawn, plain, quiet, restored):
+        env.close()
+
+
 def test_walker_frame_follows_the_scroll() -> None:
     env = rlpool.make("BipedalWalker-v3", num_envs=2, render_mode="rgb_array", render_env_id=[0, 1])
     env.reset()
