@@ -3,8 +3,9 @@
 rlpool draws gymnasium's pygame picture in C++ (``_core/draw.h``: pygame-ce's draw and SDL_gfx's gfxdraw
 arithmetic). Each task is stepped in lockstep with gymnasium from the same random draws
 (``box2d_reference.start_pair``) with the same actions -- gymnasium's heuristic controllers, which land
-the lander between the flags and walk the walker over hardcore obstacles, mixed with random bursts that
-fire every engine, crash, fall and step backwards -- and every frame is compared bitwise. LunarLander's
+the lander between the flags and walk the walker (hardcore obstacles in view), mixed with random bursts
+that fire every engine, crash, fall and step backwards (the walker's scroll below 0) -- and every frame is
+compared bitwise. LunarLander's
 flame particles (bodies in the world while rendering, aged by each frame drawn) and BipedalWalker's
 scrolled surface and turning lidar ray are part of the picture.
 
