@@ -5,9 +5,8 @@ arithmetic). Each task is stepped in lockstep with gymnasium from the same rando
 (``box2d_reference.start_pair``) with the same actions -- gymnasium's heuristic controllers, which land
 the lander between the flags and walk the walker (hardcore obstacles in view), mixed with random bursts
 that fire every engine, crash, fall and step backwards (the walker's scroll below 0) -- and every frame is
-compared bitwise. LunarLander's
-flame particles (bodies in the world while rendering, aged by each frame drawn) and BipedalWalker's
-scrolled surface and turning lidar ray are part of the picture.
+compared bitwise. LunarLander's flame particles (bodies in the world while rendering, aged by each frame
+drawn) and BipedalWalker's scrolled surface and turning lidar ray are part of the picture.
 
 CarRacing's ``rgb_array`` frame (the 1000x800 window with the skid marks, shrunk to 600x400 by
 ``smoothscale``) is drawn the same way except for the score, which gymnasium writes with pygame's font
