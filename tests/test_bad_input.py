@@ -515,7 +515,7 @@ BAD_OPTIONS = [
     ("cartpole-reward-int", "CartPole-v1", {"sutton_barto_reward": 1}, TypeError, r"sutton_barto_reward"),
     ("cartpole-reward-str", "CartPole-v1", {"sutton_barto_reward": "yes"}, TypeError, r"sutton_barto_reward"),
     ("env_type", "CartPole-v1", {"env_type": "bogus"}, ValueError, r"env_type"),
-    ("render_mode", "Catch-v0", {"render_mode": "human"}, ValueError, r"render_mode"),  # Catch does not render
+    ("render_mode", "BusyWork-v0", {"render_mode": "human"}, ValueError, r"render_mode"),  # it does not render
 ]
 
 
@@ -533,7 +533,7 @@ def test_failed_construction_leaves_no_unraisable_errors(monkeypatch):
     """A make() that raises must not also print 'Exception ignored in __del__' noise."""
     unraisable = []
     monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
-    for task, kwargs in (("Catch-v0", {"render_mode": "human"}),  # Catch does not render
+    for task, kwargs in (("BusyWork-v0", {"render_mode": "human"}),  # it does not render
                          ("CartPole-v1", {"max_episode_steps": 2**31}), ("CartPole-v1", {"num_threads": 2**31})):
         with pytest.raises((ValueError, TypeError, OverflowError)):
             rlpool.make(task, **kwargs)

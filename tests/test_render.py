@@ -95,7 +95,7 @@ def test_render_api_checks() -> None:
     with pytest.raises(ValueError, match="render_mode must be one of"):
         rlpool.make("Pong-v5", render_mode="rgb")
     with pytest.raises(ValueError, match="does not render"):
-        rlpool.make("Catch-v0", render_mode="rgb_array")
+        rlpool.make("BusyWork-v0", render_mode="rgb_array")
     with pytest.raises(ValueError, match="render_width"):
         rlpool.make("Pong-v5", render_mode="rgb_array", render_width=0)
     with pytest.raises(ValueError, match="render_env_id"):

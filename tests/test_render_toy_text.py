@@ -168,3 +168,35 @@ def test_bad_image_files_are_refused(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="cannot read image .*tile_ice.png.argb: not an rlpool image file"):
         env.render()
     env.close()
+
+
+@pytest.mark.parametrize("options", [{}, {"rows": 6, "columns": 9}, {"height": 40, "width": 3}])
+def test_catch_picture_is_its_board(options) -> None:
+    """Catch (bsuite draws nothing): its board, each cell a white or black square."""
+    env = rlpool.make("Catch-v0", num_envs=1, render_mode="rgb_array", **options)
+    obs, _ = env.reset(seed=1)
+    rows, cols = obs.shape[1:]
+    cell = min(32, max(1, 512 // max(rows, cols)))
+    for t in range(rows + 2):
+        expected = np.kron(obs[0], np.ones((cell, cell))).astype(np.uint8) * 255
+        frame = env.render()[0]
+        assert frame.shape == (rows * cell, cols * cell, 3), options
+        for c in range(3):
+            np.testing.assert_array_equal(frame[..., c], expected, err_msg=f"{options} step {t}")
+        obs, *_ = env.step(np.array([t % 3]))
+    env.close()
+
+
+def test_nchain_picture_shows_the_agents_state() -> None:
+    env = rlpool.make("NChain-v0", num_envs=1, render_mode="rgb_array", slip=0.0)
+    obs, _ = env.reset(seed=0)
+    for t in range(7):
+        frame = env.render()[0]
+        assert frame.shape == (64, 5 * 64, 3)
+        blue = np.all(frame == (65, 105, 225), axis=-1)
+        columns = np.flatnonzero(blue.any(axis=0))
+        assert columns.min() // 64 == columns.max() // 64 == obs[0], (t, obs[0])
+        obs, *_ = env.step(np.array([0]))  # forward: along the chain, then staying at its end
+    env.close()
+    with pytest.raises(ValueError, match="does not render"):
+        rlpool.make("NChain-v0", num_envs=1, render_mode="rgb_array", n=5000)

@@ -401,9 +401,9 @@ class EnvSpec:
                 check_int(key, pool[key], 1, 16384)
             env_config.setdefault(key, 0 if pool[key] is None else int(pool[key]))
         env_config.setdefault("render_camera_id", check_int("render_camera_id", pool["render_camera_id"], -1))
-        # Whether the pool renders at all: an env whose library draws its frame on every step only if asked
-        # (Procgen's render_human) reads it.
-        env_config.setdefault("_render", pool["render_mode"] is not None)
+        # Whether frames will be drawn: an env whose library draws them only if asked (Procgen's render_human)
+        # reads it, and LunarLander then adds gymnasium's flame particles to its world.
+        env_config.setdefault("_render", pool["render_mode"] is not None or bool(env_config.get("from_pixels")))
         if t.prepare is not None:
             env_config.update(t.prepare(env_config))
         self.env_config = env_config

@@ -46,15 +46,18 @@ class Image {
   // surfarray.pixels3d transposed: height x width x 3, top row first.
   void write_rgb(std::uint8_t* rgb) const { write_rows(rgb, false); }
   // pygame.transform.flip(surf, False, True), then surfarray.pixels3d
-  // transposed: height x width x 3, the surface's last row first.
-  void write_flipped_rgb(std::uint8_t* rgb) const { write_rows(rgb, true); }
+  // transposed: height x width x 3, the surface's last row first; or only
+  // the `w` columns from `x0`.
+  void write_flipped_rgb(std::uint8_t* rgb) const { write_rows(rgb, true, 0, w_); }
+  void write_flipped_rgb(std::uint8_t* rgb, int x0, int w) const { write_rows(rgb, true, x0, w); }
 
  private:
-  void write_rows(std::uint8_t* rgb, bool flipped) const {
+  void write_rows(std::uint8_t* rgb, bool flipped, int x0 = 0, int w = -1) const {
+    if (w < 0) w = w_;
     for (int k = 0; k < h_; ++k) {
       const int y = flipped ? h_ - 1 - k : k;
-      const std::uint32_t* r = px_.data() + static_cast<std::size_t>(y) * w_;
-      for (int x = 0; x < w_; ++x) {
+      const std::uint32_t* r = px_.data() + static_cast<std::size_t>(y) * w_ + x0;
+      for (int x = 0; x < w; ++x) {
         *rgb++ = static_cast<std::uint8_t>(r[x] >> 16);
         *rgb++ = static_cast<std::uint8_t>(r[x] >> 8);
         *rgb++ = static_cast<std::uint8_t>(r[x]);
@@ -273,13 +276,19 @@ void gfx_filled_polygon(S& s, const std::int16_t* vx, const std::int16_t* vy, in
   }
 }
 
+// gfxdraw.aapolygon: the closed outline, each edge without its end point.
+template <class S>
+void gfx_aapolygon(S& s, const std::int16_t* vx, const std::int16_t* vy, int n, std::uint32_t color) {
+  for (int i = 1; i < n; ++i) gfx_aaline(s, vx[i - 1], vy[i - 1], vx[i], vy[i], color);
+  gfx_aaline(s, vx[n - 1], vy[n - 1], vx[0], vy[0], color);
+}
+
 // gfxdraw.aapolygon then gfxdraw.filled_polygon with the same points and
-// colour, as gymnasium always draws its polygons.
+// colour, as gymnasium draws most of its polygons.
 template <class S>
 void gfx_polygon(S& s, const std::int16_t* vx, const std::int16_t* vy, int n, std::uint32_t color,
                  std::vector<int>& ints) {
-  for (int i = 1; i < n; ++i) gfx_aaline(s, vx[i - 1], vy[i - 1], vx[i], vy[i], color);
-  gfx_aaline(s, vx[n - 1], vy[n - 1], vx[0], vy[0], color);
+  gfx_aapolygon(s, vx, vy, n, color);
   gfx_filled_polygon(s, vx, vy, n, color, ints);
 }
 
@@ -478,26 +487,102 @@ void pg_fill_polygon(S& s, const int* vx, const int* vy, int n, std::uint32_t co
   }
 }
 
+// draw.c's draw_filltri (pygame.draw.polygon of three points): the corners
+// sorted by y, float32 slopes from a double division, spans truncated.
+template <class S>
+void pg_fill_triangle(S& s, const int* vx, const int* vy, std::uint32_t color) {
+  int p0x = vx[0], p1x = vx[1], p2x = vx[2], p0y = vy[0], p1y = vy[1], p2y = vy[2];
+  if (p1y < p0y) {
+    std::swap(p1x, p0x);
+    std::swap(p1y, p0y);
+  }
+  if (p2y < p1y) {
+    std::swap(p1x, p2x);
+    std::swap(p1y, p2y);
+    if (p1y < p0y) {
+      std::swap(p1x, p0x);
+      std::swap(p1y, p0y);
+    }
+  }
+  if (p0y == p1y && p1y == p2y && p0x == p1x && p1x != p2x) {
+    std::swap(p1x, p2x);
+    std::swap(p1y, p2y);
+  }
+  const float d1 = static_cast<float>((p2x - p0x) / ((p2y - p0y) + 1e-17));
+  const float d2 = static_cast<float>((p1x - p0x) / ((p1y - p0y) + 1e-17));
+  const float d3 = static_cast<float>((p2x - p1x) / ((p2y - p1y) + 1e-17));
+  for (int y = p0y; y <= p2y; ++y) {
+    const int x1 = p0x + static_cast<int>(static_cast<float>(y - p0y) * d1);
+    const int x2 = y < p1y ? p0x + static_cast<int>(static_cast<float>(y - p0y) * d2)
+                           : p1x + static_cast<int>(static_cast<float>(y - p1y) * d3);
+    hline(s, x1, x2, y, color);
+  }
+}
+
+// pygame.draw.polygon (filled) of int points: three go to draw_filltri, more to draw_fillpoly.
+template <class S>
+void pg_polygon(S& s, const int* vx, const int* vy, int n, std::uint32_t color, std::vector<int>& ints) {
+  if (n == 3) return pg_fill_triangle(s, vx, vy, color);
+  pg_fill_polygon(s, vx, vy, n, color, ints);
+}
+
+// pygame.draw.circle, filled (width 0): draw_circle_filled's hlines, after
+// circle()'s checks (radius under 1, or the disc wholly off the surface: nothing).
+template <class S>
+void pg_circle(S& s, int x0, int y0, int radius, std::uint32_t color) {
+  if (radius < 1) return;
+  if (x0 > s.width() + radius || x0 < -radius || y0 > s.height() + radius || y0 < -radius) return;
+  int f = 1 - radius, ddf_x = 0, ddf_y = -2 * radius, x = 0, y = radius;
+  while (x < y) {
+    if (f >= 0) {
+      --y;
+      ddf_y += 2;
+      f += ddf_y;
+    }
+    ++x;
+    ddf_x += 2;
+    f += ddf_x + 1;
+    // Only where the next step lowers y, as draw.c does (no overdraw).
+    if (f >= 0) {
+      hline(s, x0 - x, x0 + x - 1, y0 + y - 1, color);
+      hline(s, x0 - x, x0 + x - 1, y0 - y, color);
+    }
+    hline(s, x0 - y, x0 + y - 1, y0 + x - 1, color);
+    hline(s, x0 - y, x0 + y - 1, y0 - x, color);
+  }
+}
+
+namespace detail {
+
+// draw.c's Bresenham walk from (x1, y1) towards (x2, y2), one step() at a time.
+struct Bresenham {
+  Bresenham(int x1, int y1, int x2, int y2)
+      : x(x1), y(y1), dx(std::abs(x2 - x1)), dy(std::abs(y2 - y1)), sx(x1 < x2 ? 1 : -1), sy(y1 < y2 ? 1 : -1),
+        err((dx > dy ? dx : -dy) / 2) {}
+  void step() {
+    const int e2 = err;
+    if (e2 > -dx) {
+      err -= dy;
+      x += sx;
+    }
+    if (e2 < dy) {
+      err += dx;
+      y += sy;
+    }
+  }
+  int x, y;
+  const int dx, dy, sx, sy;
+  int err;
+};
+
+}  // namespace detail
+
 // pygame.draw.line, width 1: Bresenham from the truncated end points.
 template <class S>
 void pg_line(S& s, int x1, int y1, int x2, int y2, std::uint32_t color) {
   if (y1 == y2) return hline(s, x1, x2, y1, color);
   if (x1 == x2) return vline(s, x1, y1, y2, color);
-  const int dx = std::abs(x2 - x1), sx = x1 < x2 ? 1 : -1;
-  const int dy = std::abs(y2 - y1), sy = y1 < y2 ? 1 : -1;
-  int err = (dx > dy ? dx : -dy) / 2;
-  while (x1 != x2 || y1 != y2) {
-    put(s, x1, y1, color);
-    const int e2 = err;
-    if (e2 > -dx) {
-      err -= dy;
-      x1 += sx;
-    }
-    if (e2 < dy) {
-      err += dx;
-      y1 += sy;
-    }
-  }
+  for (detail::Bresenham b(x1, y1, x2, y2); b.x != x2 || b.y != y2; b.step()) put(s, b.x, b.y, color);
   put(s, x2, y2, color);
 }
 
@@ -631,10 +716,54 @@ void pg_aaline(S& s, std::uint32_t color, float from_x, float from_y, float to_x
   }
 }
 
-// pygame.draw.aalines(closed=False): each segment's inner end points left to
-// the next, an extra pixel where a steep segment meets a shallow one.
+// draw.c's draw_line_width (pygame.draw.line(s) with width > 1): Bresenham
+// along the longer axis, each step a span of `width` pixels across it
+// (starting width / 2 before the line, one later for an even width).
 template <class S>
-void pg_aalines(S& s, std::uint32_t color, const float* xs, const float* ys, int n) {
+void pg_line_width(S& s, int x1, int y1, int x2, int y2, int width, std::uint32_t color) {
+  if (width < 1) return;
+  if (width == 1) return pg_line(s, x1, y1, x2, y2, color);
+  const int end_x = s.width() - 1, end_y = s.height() - 1;
+  const int extra = 1 - (width % 2);
+  width /= 2;
+  const bool xinc = std::abs(x1 - x2) <= std::abs(y1 - y2);  // spans run along x
+  const int grow_x = xinc ? width : 0, grow_y = xinc ? 0 : width;
+  if (std::max(x1, x2) + grow_x < 0 || std::max(y1, y2) + grow_y < 0 || std::min(x1, x2) - grow_x >= s.width() ||
+      std::min(y1, y2) - grow_y >= s.height()) {
+    return;
+  }
+  const auto span_x = [&](int x, int y) {
+    const int from = std::max(x - width + extra, 0), to = std::min(end_x, x + width);
+    if (from <= to) hline(s, from, to, y, color);
+  };
+  if (x1 == x2 && y1 == y2) return span_x(x1, y1);
+  detail::Bresenham b(x1, y1, x2, y2);
+  if (xinc) {
+    for (; b.y != y2 + b.sy; b.step()) {
+      if (0 <= b.y && b.y <= end_y) span_x(b.x, b.y);
+    }
+  } else {
+    for (; b.x != x2 + b.sx; b.step()) {
+      if (0 <= b.x && b.x <= end_x) {
+        const int from = std::max(b.y - width + extra, 0), to = std::min(end_y, b.y + width);
+        if (from <= to) vline(s, b.x, from, to, color);
+      }
+    }
+  }
+}
+
+// pygame.draw.lines, width 1, of int points.
+template <class S>
+void pg_lines(S& s, std::uint32_t color, const int* xs, const int* ys, int n, bool closed) {
+  for (int i = 1; i < n; ++i) pg_line(s, xs[i - 1], ys[i - 1], xs[i], ys[i], color);
+  if (closed && n > 2) pg_line(s, xs[n - 1], ys[n - 1], xs[0], ys[0], color);
+}
+
+// pygame.draw.aalines: each segment's inner end points left to the next, an
+// extra pixel where a steep segment meets a shallow one; `closed` joins the
+// last point to the first and leaves the outer end points out too.
+template <class S>
+void pg_aalines(S& s, std::uint32_t color, const float* xs, const float* ys, int n, bool closed = false) {
   const auto steep = [&](int a, int b) { return std::fabs(xs[b] - xs[a]) < std::fabs(ys[b] - ys[a]); };
   const auto whole = [&](int i) { return std::round(xs[i]) == xs[i] && std::round(ys[i]) == ys[i]; };
   // First segment; aalines compares its steepness with a mix of the next
@@ -642,7 +771,7 @@ void pg_aalines(S& s, std::uint32_t color, const float* xs, const float* ys, int
   bool steep_prev = steep(0, 1);
   bool steep_curr = n > 2 && std::fabs(xs[2] - xs[1]) < std::fabs(ys[2] - ys[0]);
   bool disable = !whole(1);
-  pg_aaline(s, color, xs[0], ys[0], xs[1], ys[1], false, disable, steep_prev > steep_curr);
+  pg_aaline(s, color, xs[0], ys[0], xs[1], ys[1], closed && disable, disable, steep_prev > steep_curr);
   int prev = 0;
   for (int i = 2; i < n - 1; ++i) {
     steep_prev = steep(prev, prev + 1);
@@ -654,7 +783,14 @@ void pg_aalines(S& s, std::uint32_t color, const float* xs, const float* ys, int
   steep_prev = steep(prev, prev + 1);
   steep_curr = steep(n - 2, n - 1);
   disable = !whole(n - 1);
-  pg_aaline(s, color, xs[n - 2], ys[n - 2], xs[n - 1], ys[n - 1], disable, false, steep_prev != steep_curr);
+  pg_aaline(s, color, xs[n - 2], ys[n - 2], xs[n - 1], ys[n - 1], disable, closed && disable,
+            steep_prev != steep_curr);
+  if (closed && n > 2) {
+    steep_prev = steep_curr;
+    steep_curr = steep(n - 1, 0);
+    disable = !whole(0);
+    pg_aaline(s, color, xs[n - 1], ys[n - 1], xs[0], ys[0], disable, disable, steep_prev != steep_curr);
+  }
 }
 
 struct Point {
@@ -711,6 +847,23 @@ void gfx_polygon(S& s, const Point* pts, int n, std::uint32_t color, std::vector
     vy[i] = to_sint16(pts[i].y);
   }
   gfx_polygon(s, vx, vy, n, color, ints);
+}
+
+// pygame.draw.polygon of float points (int() of each coordinate), then, if
+// `outline`, gfxdraw.aapolygon of the same points (at most 8).
+template <class S>
+void pg_polygon(S& s, const double* xs, const double* ys, int n, std::uint32_t color, bool outline,
+                std::vector<int>& ints) {
+  int ix[8] = {}, iy[8] = {};
+  std::int16_t gx[8] = {}, gy[8] = {};
+  for (int i = 0; i < n; ++i) {
+    ix[i] = static_cast<int>(xs[i]);
+    iy[i] = static_cast<int>(ys[i]);
+    gx[i] = to_sint16(xs[i]);
+    gy[i] = to_sint16(ys[i]);
+  }
+  pg_polygon(s, ix, iy, n, color, ints);
+  if (outline) gfx_aapolygon(s, gx, gy, n, color);
 }
 
 // gfxdraw.aacircle then gfxdraw.filled_circle, as gymnasium draws its discs.

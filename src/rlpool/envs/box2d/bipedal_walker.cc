@@ -8,6 +8,11 @@
 // at each reset; the broad-phase tree's recycled proxy ids then change the
 // order of contacts, so its later episodes depend on the ones before. Here
 // every episode gets a fresh world, which is gymnasium's first episode.
+//
+// Rendering: gymnasium's render(), primitive for primitive (draw.h), on its
+// surface as wide as the scrolled world, of which the frame is the last 600
+// columns. Which lidar ray is drawn turns with each frame drawn (gymnasium's
+// lidar_render); a restored state starts that count again.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -16,6 +21,7 @@
 #include <sstream>
 
 #include "box2d_env.h"
+#include "draw.h"
 
 namespace rlpool::box2d {
 namespace {
@@ -44,15 +50,25 @@ constexpr int kObs = 24;
 
 // gymnasium's LidarCallback: fixtures without category bit 1 (the walker's
 // own) are skipped; returning the fraction clips the ray, so the last report
-// is the closest hit (v3).
+// is the closest hit (v3). p1, p2: the ray as gymnasium keeps it for drawing
+// (p2 the reported point, else the ray's end in Python floats).
 struct Lidar final : b2RayCastCallback {
   float32 fraction = 1.0f;
-  float32 ReportFixture(b2Fixture* fixture, const b2Vec2& /*point*/, const b2Vec2& /*normal*/,
-                        float32 f) override {
+  double p1[2] = {0, 0};
+  double p2[2] = {0, 0};
+  float32 ReportFixture(b2Fixture* fixture, const b2Vec2& point, const b2Vec2& /*normal*/, float32 f) override {
     if ((fixture->GetFilterData().categoryBits & 1) == 0) return -1;
+    p2[0] = point.x;
+    p2[1] = point.y;
     fraction = f;
     return f;
   }
+};
+
+// A cloud of gymnasium's _generate_clouds: five corners and their x extent.
+struct Cloud {
+  double x[5], y[5];
+  double x1, x2;
 };
 
 class BipedalWalker final : public Box2dEnv {
@@ -73,15 +89,21 @@ class BipedalWalker final : public Box2dEnv {
     world_ = std::make_unique<b2World>(b2Vec2(0.0f, -10.0f));  // pybox2d's b2World() default gravity
     world_->SetContactListener(&listener_);
     has_prev_shaping_ = false;
+    lidar_render_ = 0;
+    obstacles_.clear();
+    edges_.clear();
 
     generate_terrain(rng);
     // Clouds are only drawn, but their draws come between terrain and push.
-    for (int c = 0; c < kTerrainLength / 20; ++c) {
-      rng.uniform();
+    for (Cloud& cloud : clouds_) {
+      const double x = rng.uniform(0, kTerrainLength) * kTerrainStep;
+      const double y = kViewportH / kScale * 3 / 4;
       for (int a = 0; a < 5; ++a) {
-        rng.uniform();
-        rng.uniform();
+        cloud.x[a] = x + 15 * kTerrainStep * std::sin(3.14 * 2 * a / 5) + rng.uniform(0, 5 * kTerrainStep);
+        cloud.y[a] = y + 5 * kTerrainStep * std::cos(3.14 * 2 * a / 5) + rng.uniform(0, 5 * kTerrainStep);
       }
+      cloud.x1 = *std::min_element(cloud.x, cloud.x + 5);
+      cloud.x2 = *std::max_element(cloud.x, cloud.x + 5);
     }
 
     const double init_x = kTerrainStep * kTerrainStartpad / 2;
@@ -139,9 +161,15 @@ class BipedalWalker final : public Box2dEnv {
     const b2Vec2 pos = hull_->GetPosition();
     const b2Vec2 vel = hull_->GetLinearVelocity();
     for (int i = 0; i < kLidars; ++i) {
-      lidar_[i].fraction = 1.0f;
-      world_->RayCast(&lidar_[i], pos, vec(pos.x + lidar_dir_[i][0], pos.y - lidar_dir_[i][1]));
+      Lidar& l = lidar_[i];
+      l.fraction = 1.0f;
+      l.p1[0] = pos.x;
+      l.p1[1] = pos.y;
+      l.p2[0] = pos.x + lidar_dir_[i][0];
+      l.p2[1] = pos.y - lidar_dir_[i][1];
+      world_->RayCast(&l, pos, vec(l.p2[0], l.p2[1]));
     }
+    scroll_ = pos.x - kViewportW / kScale / 5;
 
     double* s = state_.data();
     s[0] = hull_->GetAngle();
@@ -181,6 +209,71 @@ class BipedalWalker final : public Box2dEnv {
     return terminated_;
   }
 
+  // gymnasium's BipedalWalker.render, in its order: sky, clouds and ground
+  // in view, one lidar ray, every body (ground edges and obstacles last
+  // made first, then legs and hull), the flag.
+  void render(const Frame& frame) override {
+    constexpr double kViewW = kViewportW / kScale;
+    const int width = static_cast<int>(kViewportW + std::max(0.0, scroll_) * kScale);
+    draw::Image img(width, static_cast<int>(kViewportH));
+    const double left = scroll_ * kScale;
+    {
+      const double xs[4] = {left, left + kViewportW, left + kViewportW, left};
+      const double ys[4] = {0, 0, kViewportH, kViewportH};
+      draw::pg_polygon(img, xs, ys, 4, draw::rgb(215, 215, 255), false, ints_);
+    }
+    for (const Cloud& cloud : clouds_) {
+      if (cloud.x2 < scroll_ / 2 || cloud.x1 > scroll_ / 2 + kViewW) continue;
+      double xs[5], ys[5];
+      for (int a = 0; a < 5; ++a) {
+        xs[a] = cloud.x[a] * kScale + scroll_ * kScale / 2;
+        ys[a] = cloud.y[a] * kScale;
+      }
+      draw::pg_polygon(img, xs, ys, 5, draw::rgb(255, 255, 255), true, ints_);
+    }
+    for (int i = 0; i + 1 < kTerrainLength; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      if (terrain_x_[k + 1] < scroll_ || terrain_x_[k] > scroll_ + kViewW) continue;
+      const double xs[4] = {terrain_x_[k] * kScale, terrain_x_[k + 1] * kScale, terrain_x_[k + 1] * kScale,
+                            terrain_x_[k] * kScale};
+      const double ys[4] = {terrain_y_[k] * kScale, terrain_y_[k + 1] * kScale, 0, 0};
+      draw::pg_polygon(img, xs, ys, 4, draw::rgb(102, 153, 76), true, ints_);
+    }
+    lidar_render_ = (lidar_render_ + 1) % 100;
+    if (lidar_render_ < 2 * kLidars) {
+      const Lidar& l = lidar_[lidar_render_ < kLidars ? lidar_render_ : 2 * kLidars - 1 - lidar_render_];
+      draw::pg_line(img, static_cast<int>(l.p1[0] * kScale), static_cast<int>(l.p1[1] * kScale),
+                    static_cast<int>(l.p2[0] * kScale), static_cast<int>(l.p2[1] * kScale), draw::rgb(255, 0, 0));
+    }
+    for (std::size_t i = edges_.size(); i-- > 0;) {
+      const auto* edge = static_cast<const b2EdgeShape*>(edges_[i]->GetFixtureList()->GetShape());
+      const b2Transform& xf = edges_[i]->GetTransform();
+      const b2Vec2 a = scaled(b2Mul(xf, edge->m_vertex1));
+      const b2Vec2 b = scaled(b2Mul(xf, edge->m_vertex2));
+      draw::pg_aaline(img, draw::rgb(76, i % 2 == 0 ? 255 : 204, 76), a.x, a.y, b.x, b.y, false, false, false);
+    }
+    for (std::size_t i = obstacles_.size(); i-- > 0;) {
+      body_polygon(img, obstacles_[i], draw::rgb(255, 255, 255), draw::rgb(153, 153, 153));
+    }
+    for (int k = 0; k < 4; ++k) {
+      const int i = k < 2 ? -1 : +1;  // upper and lower of each leg share its colours
+      body_polygon(img, joints_[k]->GetBodyB(), draw::rgb(153 - i * 25, 76 - i * 25, 127 - i * 25),
+                   draw::rgb(102 - i * 25, 51 - i * 25, 76 - i * 25));
+    }
+    body_polygon(img, hull_, draw::rgb(127, 51, 229), draw::rgb(76, 76, 127));
+    const double flagy1 = kTerrainHeight * kScale;
+    const double flagy2 = flagy1 + 50;
+    const double x = kTerrainStep * 3 * kScale;
+    draw::pg_aaline(img, draw::rgb(0, 0, 0), static_cast<float>(x), static_cast<float>(flagy1), static_cast<float>(x),
+                    static_cast<float>(flagy2), false, false, false);
+    const int fx[4] = {static_cast<int>(x), static_cast<int>(x), static_cast<int>(x + 25), static_cast<int>(x)};
+    const int fy[4] = {static_cast<int>(flagy2), static_cast<int>(flagy2 - 10), static_cast<int>(flagy2 - 5),
+                       static_cast<int>(flagy2)};
+    draw::pg_polygon(img, fx, fy, 3, draw::rgb(230, 51, 0), ints_);
+    draw::pg_lines(img, draw::rgb(0, 0, 0), fx, fy, 4, false);
+    img.write_flipped_rgb(frame.rgb, width - static_cast<int>(kViewportW), static_cast<int>(kViewportW));
+  }
+
   void write(const Output& out, bool after_reset) override {
     auto* obs = out.obs_as<float>();
     for (int i = 0; i < kObs; ++i) obs[i] = static_cast<float>(state_[static_cast<std::size_t>(i)]);
@@ -191,6 +284,17 @@ class BipedalWalker final : public Box2dEnv {
   }
 
  private:
+  // A polygon body as gymnasium draws it: filled and anti-aliased in color1,
+  // then the path closed on its first point outlined (lines, then
+  // aapolygon) in color2.
+  void body_polygon(draw::Image& img, const b2Body* body, std::uint32_t color1, std::uint32_t color2) {
+    const BodyPath p(body);
+    draw::pg_polygon(img, p.ix, p.iy, p.n, color1, ints_);
+    draw::gfx_aapolygon(img, p.gx, p.gy, p.n, color1);
+    draw::pg_lines(img, color2, p.ix, p.iy, p.n + 1, true);
+    draw::gfx_aapolygon(img, p.gx, p.gy, p.n + 1, color2);
+  }
+
   // One static terrain block: gymnasium's fd_polygon with new vertices, which
   // pybox2d passes to b2PolygonShape::Set as float32.
   void terrain_polygon(const std::array<std::array<double, 2>, 4>& corners) {
@@ -202,7 +306,9 @@ class BipedalWalker final : public Box2dEnv {
     fd.shape = &shape;
     fd.friction = static_cast<float32>(kFriction);
     b2BodyDef def;  // static, at the origin
-    world_->CreateBody(&def)->CreateFixture(&fd);
+    b2Body* body = world_->CreateBody(&def);
+    body->CreateFixture(&fd);
+    obstacles_.push_back(body);
   }
 
   // gymnasium's _generate_terrain: grass everywhere, or in hardcore grass
@@ -281,7 +387,9 @@ class BipedalWalker final : public Box2dEnv {
       fd.friction = static_cast<float32>(kFriction);
       fd.filter.categoryBits = 0x0001;
       b2BodyDef def;
-      world_->CreateBody(&def)->CreateFixture(&fd);
+      b2Body* body = world_->CreateBody(&def);
+      body->CreateFixture(&fd);
+      edges_.push_back(body);
     }
   }
 
@@ -327,6 +435,14 @@ class BipedalWalker final : public Box2dEnv {
   Lidar lidar_[kLidars];
   std::array<double, kTerrainLength> terrain_x_{};
   std::array<double, kTerrainLength> terrain_y_{};
+  // What only rendering uses: gymnasium's terrain bodies (obstacle blocks,
+  // surface edges: each in the order made), clouds, scroll and lidar_render.
+  std::vector<const b2Body*> obstacles_;
+  std::vector<const b2Body*> edges_;
+  std::array<Cloud, kTerrainLength / 20> clouds_{};
+  double scroll_ = 0;
+  int lidar_render_ = 0;
+  std::vector<int> ints_;  // polygon scratch
   bool has_prev_shaping_ = false;
   double prev_shaping_ = 0;
   std::array<double, kObs> state_{};
@@ -350,6 +466,9 @@ EnvSpec make_spec(const Config& /*config*/) {
       .obs = {ArraySpec{.name = "obs", .dtype = DType::kFloat32, .shape = {kObs}, .low = low, .high = high}},
       .action = action_spec(),
       .info = {},
+      .render_width = static_cast<int>(kViewportW),
+      .render_height = static_cast<int>(kViewportH),
+      .render_fps = kFps,
   };
 }
 

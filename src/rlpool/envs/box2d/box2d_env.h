@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "draw.h"
 #include "env.h"
 
 namespace rlpool::box2d {
@@ -44,6 +45,33 @@ decltype(auto) guarded(F&& f) {
 
 // A Python float handed to Box2D through pybox2d: rounded to float32.
 inline b2Vec2 vec(double x, double y) { return b2Vec2(static_cast<float32>(x), static_cast<float32>(y)); }
+
+// pybox2d's `vector * SCALE` in gymnasium's render: a float32 product.
+inline b2Vec2 scaled(const b2Vec2& v, double scale = 30.0) { return static_cast<float32>(scale) * v; }
+
+// The corners of a body's (first) polygon fixture as gymnasium's render
+// takes them, `trans * v * SCALE` in float32, followed by the first corner
+// again (BipedalWalker's closed path); with the ints pygame.draw (int()) and
+// gfxdraw (Sint16) make of them.
+struct BodyPath {
+  explicit BodyPath(const b2Body* body) {
+    const auto* shape = static_cast<const b2PolygonShape*>(body->GetFixtureList()->GetShape());
+    n = shape->m_count;
+    for (int i = 0; i <= n; ++i) {
+      const b2Vec2 v = scaled(b2Mul(body->GetTransform(), shape->m_vertices[i % n]));
+      x[i] = v.x;
+      y[i] = v.y;
+      ix[i] = static_cast<int>(v.x);
+      iy[i] = static_cast<int>(v.y);
+      gx[i] = draw::to_sint16(v.x);
+      gy[i] = draw::to_sint16(v.y);
+    }
+  }
+  int n = 0;  // corners, without the repeated first
+  float x[b2_maxPolygonVertices + 1] = {}, y[b2_maxPolygonVertices + 1] = {};
+  int ix[b2_maxPolygonVertices + 1] = {}, iy[b2_maxPolygonVertices + 1] = {};
+  std::int16_t gx[b2_maxPolygonVertices + 1] = {}, gy[b2_maxPolygonVertices + 1] = {};
+};
 
 // numpy's np.sign: -1, 0 or +1 (NaN passes through).
 inline double sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : x); }

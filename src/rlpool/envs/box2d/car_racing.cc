@@ -3,6 +3,8 @@
 // same Box2D world built in the same order, the tyre model in Python's float64
 // arithmetic between Box2D's float32 values, and the same 96x96 frame
 // (car_racing_render.h draws what pygame draws, then scales it as pygame does).
+// render() draws gymnasium's rgb_array frame: the same window with the skid
+// marks, shrunk to 600x400.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -71,6 +73,10 @@ struct Wheel : Tagged {
   b2RevoluteJoint* joint = nullptr;
   double gas = 0, brake = 0, steer = 0, phase = 0, omega = 0;
   int tiles = 0;  // road tiles touched (gymnasium's set of tiles; every tile's friction is 1)
+  // car_dynamics' skid trace: whether a skid has started, and the mark
+  // being extended (a mark the car's deque has dropped can still grow).
+  bool skid_start = false;
+  std::shared_ptr<FrameInput::Skid> skid_particle;
 };
 
 class CarRacing final : public Box2dEnv {
@@ -101,6 +107,7 @@ class CarRacing final : public Box2dEnv {
     t_ = 0;
     new_lap_ = false;
     road_poly_.clear();
+    skids_.clear();
 
     if (o_.domain_randomize) {
       for (double& c : road_color_) c = rng.uniform(0, 210);
@@ -125,7 +132,7 @@ class CarRacing final : public Box2dEnv {
   }
 
   void write(const Output& out, bool after_reset) override {
-    render(out.obs_as<std::uint8_t>());
+    draw_observation(out.obs_as<std::uint8_t>());
     if (!after_reset) {
       *out.reward = step_reward_;
       *out.terminated = terminated_;
@@ -451,6 +458,7 @@ class CarRacing final : public Box2dEnv {
 
       double friction_limit = kFrictionLimit * 0.6;  // grass, unless on a tile
       if (w.tiles > 0) friction_limit = std::max(friction_limit, kFrictionLimit * 1.0);
+      const bool grass = w.tiles == 0;
       const b2Vec2 forw = w.body->GetWorldVector(b2Vec2(0, 1));
       const b2Vec2 side = w.body->GetWorldVector(b2Vec2(1, 0));
       const b2Vec2 v = w.body->GetLinearVelocity();
@@ -476,6 +484,7 @@ class CarRacing final : public Box2dEnv {
       f_force *= 205000 * kSize * kSize;
       p_force *= 205000 * kSize * kSize;
       double force = std::sqrt(f_force * f_force + p_force * p_force);
+      skid_trace(w, std::abs(force) > 2.0 * friction_limit, grass);
       if (std::abs(force) > friction_limit) {
         f_force /= force;
         p_force /= force;
@@ -488,7 +497,42 @@ class CarRacing final : public Box2dEnv {
     }
   }
 
-  void render(std::uint8_t* obs);
+  // car_dynamics' skid trace. gymnasium's skid_start is pybox2d's live view
+  // of the wheel's position, so a new mark's two first points are both where
+  // the wheel is when the mark is made.
+  void skid_trace(Wheel& w, bool skidding, bool grass) {
+    if (!skidding) {
+      w.skid_start = false;
+      w.skid_particle.reset();
+      return;
+    }
+    const b2Vec2 pos = w.body->GetPosition();
+    if (w.skid_particle && w.skid_particle->grass == grass && w.skid_particle->points.size() < 30) {
+      w.skid_particle->points.push_back({pos.x, pos.y});
+    } else if (!w.skid_start) {
+      w.skid_start = true;
+    } else {
+      auto mark = std::make_shared<FrameInput::Skid>();
+      mark->points = {{pos.x, pos.y}, {pos.x, pos.y}};
+      mark->grass = grass;
+      skids_.push_back(mark);
+      if (skids_.size() > 30) skids_.erase(skids_.begin());  // deque(maxlen=30)
+      w.skid_particle = std::move(mark);
+      w.skid_start = false;
+    }
+  }
+
+  void fill_frame();
+  void draw_observation(std::uint8_t* obs) {
+    fill_frame();
+    canvas_.draw(frame_, obs);
+  }
+  void render(const Frame& frame) override {
+    fill_frame();
+    frame_.skids = skids_;
+    canvas_.draw_video(frame_, frame.rgb);
+    frame_.skids.clear();
+  }
 
   struct RoadPoly {
     Point points[4];
@@ -511,11 +555,12 @@ class CarRacing final : public Box2dEnv {
   double t_ = 0;
   bool new_lap_ = false;
   bool terminated_ = false;
+  std::vector<std::shared_ptr<FrameInput::Skid>> skids_;  // car_dynamics' particles, oldest first
   FrameInput frame_;
   Canvas canvas_;
 };
 
-void CarRacing::render(std::uint8_t* obs) {
+void CarRacing::fill_frame() {
   FrameInput& in = frame_;  // kept between frames: its vectors keep their capacity
   in.angle = -static_cast<double>(hull_->GetAngle());
   in.zoom = 0.1 * kScale * std::max(1 - t_, 0.0) + kZoom * kScale * std::min(t_, 1.0);
@@ -582,7 +627,6 @@ void CarRacing::render(std::uint8_t* obs) {
   in.steer_angle = wheels_[0].joint->GetJointAngle();
   in.angular_velocity = hull_->GetAngularVelocity();
   in.reward = reward_;
-  canvas_.draw(in, obs);
 }
 
 Options options(const Config& config) {
@@ -606,6 +650,9 @@ EnvSpec make_spec(const Config& config) {
       .obs = {ArraySpec{.name = "obs", .dtype = DType::kUInt8, .shape = {96, 96, 3}, .low = {0}, .high = {255}}},
       .action = action_spec(o.continuous),
       .info = {},
+      .render_width = 600,  // gymnasium's VIDEO_W x VIDEO_H
+      .render_height = 400,
+      .render_fps = kFps,
   };
 }
 

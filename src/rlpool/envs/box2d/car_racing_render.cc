@@ -174,8 +174,8 @@ using draw::to_sint16;
 
 }  // namespace
 
-void Canvas::add(bool gfx, bool flipped, int n, const int* x, const int* y, std::uint32_t color) {
-  Prim p{.gfx = gfx, .flipped = flipped, .n = n, .x = {}, .y = {}, .ymin = y[0], .ymax = y[0], .color = color};
+void Canvas::add(Kind kind, bool flipped, int n, const int* x, const int* y, std::uint32_t color) {
+  Prim p{.kind = kind, .flipped = flipped, .n = n, .x = {}, .y = {}, .ymin = y[0], .ymax = y[0], .color = color};
   for (int k = 0; k < n; ++k) {
     p.x[k] = x[k];
     p.y[k] = y[k];
@@ -187,12 +187,12 @@ void Canvas::add(bool gfx, bool flipped, int n, const int* x, const int* y, std:
     p.ymin = lo;
     p.ymax = hi;
   }
-  p.ymin -= 1;
-  p.ymax += 1;
+  p.ymin -= kind == Kind::kLine2 ? 2 : 1;  // a line's second pixel, or anti-aliasing
+  p.ymax += kind == Kind::kLine2 ? 2 : 1;
   prims_.push_back(p);
 }
 
-void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
+void Canvas::build(const FrameInput& in, bool skids) {
   const draw::Rotation rotate(in.angle);
   const Point scroll = rotate(-in.car_x * in.zoom, -in.car_y * in.zoom);
   const double tx = kWindowW / 2 + scroll.x;
@@ -213,7 +213,7 @@ void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
       ix[k] = to_sint16(x);
       iy[k] = to_sint16(y);
     }
-    if (visible) add(true, true, 4, ix, iy, rgb(color[0], color[1], color[2]));
+    if (visible) add(Kind::kGfxPolygon, true, 4, ix, iy, rgb(color[0], color[1], color[2]));
   };
   const Point field[4] = {{kPlayfield, kPlayfield}, {kPlayfield, -kPlayfield}, {-kPlayfield, -kPlayfield},
                           {-kPlayfield, kPlayfield}};
@@ -229,14 +229,28 @@ void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
   }
   for (const auto& poly : in.road) world_poly(poly.points, poly.color, true);
 
-  // The car: pygame.draw.polygon takes int() of each coordinate.
+  // car_dynamics' draw: the skid marks (rgb_array only), pygame.draw.lines
+  // of int() coordinates, width 2; then the car's polygons, likewise int().
+  if (skids) {
+    for (const auto& mark : in.skids) {
+      const std::uint32_t color = mark->grass ? rgb(102, 102, 0) : rgb(0, 0, 0);
+      for (std::size_t k = 0; k < mark->points.size(); ++k) {
+        const Point r = rotate(mark->points[k].x, mark->points[k].y);
+        ix[1] = static_cast<int>(r.x * in.zoom + tx);
+        iy[1] = static_cast<int>(r.y * in.zoom + ty);
+        if (k > 0) add(Kind::kLine2, true, 2, ix, iy, color);
+        ix[0] = ix[1];
+        iy[0] = iy[1];
+      }
+    }
+  }
   for (const auto& poly : in.car) {
     for (int k = 0; k < poly.count; ++k) {
       const Point r = rotate(poly.points[k].x, poly.points[k].y);
       ix[k] = static_cast<int>(r.x * in.zoom + tx);
       iy[k] = static_cast<int>(r.y * in.zoom + ty);
     }
-    add(false, true, poly.count, ix, iy, rgb(poly.color[0], poly.color[1], poly.color[2]));
+    add(Kind::kPolygon, true, poly.count, ix, iy, rgb(poly.color[0], poly.color[1], poly.color[2]));
   }
 
   // _render_indicators, on the flipped surface.
@@ -247,7 +261,7 @@ void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
       ix[k] = static_cast<int>(pts[k][0]);
       iy[k] = static_cast<int>(pts[k][1]);
     }
-    add(false, false, 4, ix, iy, color);
+    add(Kind::kPolygon, false, 4, ix, iy, color);
   };
   quad({{W, H}, {W, H - 5 * h}, {0, H - 5 * h}, {0, H}}, rgb(0, 0, 0));
   const auto vertical = [&](double place, double val, double value, std::uint32_t color) {
@@ -274,6 +288,60 @@ void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
   horizontal(20, -10.0 * in.steer_angle, in.steer_angle, rgb(0, 255, 0));
   horizontal(30, -0.8 * in.angular_velocity, in.angular_velocity, rgb(255, 0, 0));
   // The reward's digits (pygame's font rendering) are not drawn.
+}
+
+void Canvas::paint() {
+  for (const Prim& p : prims_) {
+    if (p.ymax < lo_ || p.ymin >= hi_) continue;
+    flipped_ = p.flipped;
+    switch (p.kind) {
+      case Kind::kGfxPolygon: {
+        std::int16_t vx[8], vy[8];
+        for (int i = 0; i < p.n; ++i) {
+          vx[i] = static_cast<std::int16_t>(p.x[i]);
+          vy[i] = static_cast<std::int16_t>(p.y[i]);
+        }
+        draw::gfx_polygon(*this, vx, vy, p.n, p.color, ints_);
+        break;
+      }
+      case Kind::kPolygon:
+        draw::pg_fill_polygon(*this, p.x, p.y, p.n, p.color, ints_);
+        break;
+      case Kind::kLine2:
+        draw::pg_line_width(*this, p.x[0], p.y[0], p.x[1], p.y[1], 2, p.color);
+        break;
+    }
+  }
+}
+
+void Canvas::draw_video(const FrameInput& in, std::uint8_t* rgb) {
+  constexpr int kVideoW = 600, kVideoH = 400;
+  build(in, true);
+  // The whole window as one band: pygame's new surface is black.
+  band_.assign(static_cast<std::size_t>(kWindowW) * kWindowH, 0u);
+  lo_ = 0;
+  hi_ = kWindowH;
+  paint();
+  // smoothscale works on each channel alike.
+  std::vector<std::uint8_t> channel(band_.size());
+  for (int c = 0; c < 3; ++c) {
+    const int shift = 16 - 8 * c;
+    for (std::size_t i = 0; i < band_.size(); ++i) channel[i] = static_cast<std::uint8_t>(band_[i] >> shift);
+    const std::vector<std::uint8_t> small = draw::smoothscale_shrink(channel.data(), kWindowW, kWindowH, kVideoW, kVideoH);
+    for (std::size_t i = 0; i < small.size(); ++i) rgb[i * 3 + static_cast<std::size_t>(c)] = small[i];
+  }
+  band_.assign(static_cast<std::size_t>(kWindowW) * kBand, 0u);
+}
+
+void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
+  build(in, false);
+  constexpr double W = kWindowW;
+  const draw::Rotation rotate(in.angle);
+  const Point scroll = rotate(-in.car_x * in.zoom, -in.car_y * in.zoom);
+  const double tx = kWindowW / 2 + scroll.x;
+  const double ty = kWindowH / 4 + scroll.y;
+  const Point field[4] = {{kPlayfield, kPlayfield}, {kPlayfield, -kPlayfield}, {-kPlayfield, -kPlayfield},
+                          {-kPlayfield, kPlayfield}};
 
   // pygame draws on a new black surface; a band that the playfield polygon
   // (first, unclipped) surely covers is not cleared.
@@ -304,20 +372,7 @@ void Canvas::draw(const FrameInput& in, std::uint8_t* obs) {
     const bool covered = inside_field(-kMargin, lo_ - kMargin) && inside_field(W + kMargin, lo_ - kMargin) &&
                          inside_field(-kMargin, hi_ + kMargin) && inside_field(W + kMargin, hi_ + kMargin);
     if (!covered) std::fill(band_.begin(), band_.end(), 0u);
-    for (const Prim& p : prims_) {
-      if (p.ymax < lo_ || p.ymin >= hi_) continue;
-      flipped_ = p.flipped;
-      if (p.gfx) {
-        std::int16_t vx[8], vy[8];
-        for (int i = 0; i < p.n; ++i) {
-          vx[i] = static_cast<std::int16_t>(p.x[i]);
-          vy[i] = static_cast<std::int16_t>(p.y[i]);
-        }
-        draw::gfx_polygon(*this, vx, vy, p.n, p.color, ints_);
-      } else {
-        draw::pg_fill_polygon(*this, p.x, p.y, p.n, p.color, ints_);
-      }
-    }
+    paint();
     x_pass(lo_, hi_);
     y_pass(lo_, hi_, out);
   }

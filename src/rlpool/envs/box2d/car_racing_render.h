@@ -5,11 +5,13 @@
 // Each primitive reproduces the integer arithmetic of the original, so the
 // pixels come out the same. Not drawn: the score digits, which gymnasium
 // renders with pygame's font (FreeType); they cover output rows 87-91 at the
-// left, about 0.5% of the frame.
+// left, about 0.5% of the frame. draw_video draws gymnasium's rgb_array frame
+// the same way: the window with the skid marks, shrunk to 600x400.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "draw.h"
@@ -41,6 +43,12 @@ struct FrameInput {
   double steer_angle = 0;
   double angular_velocity = 0;
   double reward = 0;
+  // car_dynamics' particles (skid marks), oldest first: drawn in rgb_array frames only.
+  struct Skid {
+    std::vector<Point> points;
+    bool grass = false;
+  };
+  std::vector<std::shared_ptr<Skid>> skids;
 };
 
 namespace car_render {
@@ -60,6 +68,8 @@ class Canvas {
 
   // gymnasium's _render("state_pixels"): the 96x96x3 frame.
   void draw(const FrameInput& in, std::uint8_t* obs);
+  // gymnasium's _render("rgb_array"): the 600x400x3 frame, skid marks included.
+  void draw_video(const FrameInput& in, std::uint8_t* rgb);
 
   // The surface draw.h's primitives draw on. Row y of the current drawing
   // stage (pre-flip for the world), or null when it falls outside the band.
@@ -79,9 +89,11 @@ class Canvas {
   static constexpr int kBand = 32;  // rows; 800 = 25 bands of 128 KiB
 
   // One polygon to draw: gfxdraw.aapolygon + filled_polygon (world), or
-  // pygame.draw.polygon (car, world; indicators, on the flipped window).
+  // pygame.draw.polygon (car, world; indicators, on the flipped window); or
+  // a segment of pygame.draw.lines, width 2 (skid marks, world).
+  enum class Kind : std::uint8_t { kGfxPolygon, kPolygon, kLine2 };
   struct Prim {
-    bool gfx;
+    Kind kind;
     bool flipped;  // drawn before gymnasium flips the surface
     int n;
     int x[8], y[8];
@@ -89,7 +101,11 @@ class Canvas {
     std::uint32_t color;
   };
 
-  void add(bool gfx, bool flipped, int n, const int* x, const int* y, std::uint32_t color);
+  void add(Kind kind, bool flipped, int n, const int* x, const int* y, std::uint32_t color);
+  // The frame's primitives in gymnasium's order, skid marks too if `skids`.
+  void build(const FrameInput& in, bool skids);
+  // Draws the primitives that reach the band's rows [lo_, hi_).
+  void paint();
   void x_pass(int y0, int y1);
   void y_pass(int y0, int y1, std::uint8_t*& out);
 

@@ -12,6 +12,10 @@ the world is built in the same order, and the float64 arithmetic between Box2D's
 same, so that from the same random draws rlpool and gymnasium give the same episodes
 (tests/test_box2d_*.py check them side by side). No pygame and no OpenCV are involved.
 
+With `render_mode="rgb_array"` each task draws gymnasium's pygame picture in C++, with pygame's own
+drawing arithmetic: LunarLander's and BipedalWalker's 600×400 frames are bitwise equal to gymnasium's,
+CarRacing's 600×400 frame too except for the score digits (tests/test_render_box2d.py).
+
 Every random draw of an episode (terrain, initial push, engine dispersion, track) comes from the env's
 own generator, seeded from the pool's at each reset. `get_state(env_id)` returns that generator's words at
 the episode's start and the actions taken since; `set_state` rebuilds the world and replays them, which
@@ -60,6 +64,11 @@ comes to rest (Box2D puts it to sleep).
 `enable_wind` pushes the lander with a wind force of `wind_power` × tanh(sin(0.02 k) + sin(0.01 π k)) and
 a turbulence torque of the same form (`turbulence_power`) while both legs are off the ground. Engine
 impulses carry gymnasium's dispersion (two uniform draws per step).
+
+An env made to render (`render_mode` set) adds gymnasium's flame particles to its world, small discs that
+touch only the ground and leave the lander's physics unchanged; each frame drawn ages them, as in
+gymnasium. A state restored by `set_state` replays steps, not frames: its particles are as young as if no
+frame had been drawn in the episode.
 """,
     version_history=(
         "`v3` (gymnasium 1.0): the wind phases are drawn at every reset; the world is rebuilt at every reset; "
@@ -101,6 +110,9 @@ gymnasium keeps one Box2D world for the life of an env and destroys the bodies a
 broad phase then recycles its proxy ids, which changes the order of contacts, so gymnasium's later
 episodes depend (slightly) on the ones before. rlpool builds a fresh world for every episode: each is
 gymnasium's first episode from the same draws.
+
+The rendered frame shows one lidar ray, turning with each frame drawn, as gymnasium's does (after
+`set_state`, from the first ray again).
 """,
     version_history=(
         "`v3`: the lidar reports the closest hit.",
@@ -138,7 +150,9 @@ The frame is gymnasium's `state_pixels` image computed as pygame computes it: th
 polygons (pygame's filled and anti-aliased polygon rules, in its integer arithmetic) shrunk to 96×96 with
 `smoothscale`'s fixed-point filter. Only the score digits gymnasium writes with pygame's bundled font at
 the bottom left are not drawn (about 0.5 % of the pixels, rows 87-91); every other pixel equals
-gymnasium's.
+gymnasium's. `render_mode="rgb_array"` draws gymnasium's 600×400 video frame the same way (the window
+with the car's skid marks, shrunk with `smoothscale`): all pixels but the score digits' (about 0.3 %)
+equal gymnasium's.
 """,
     version_history=(
         "`v3` (gymnasium 1.0's id): finishing the lap terminates the episode.",

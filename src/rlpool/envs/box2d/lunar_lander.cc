@@ -1,16 +1,24 @@
 // LunarLander, as gymnasium 1.x's box2d/lunar_lander.py computes it: the same
 // Box2D world built in the same order, the same draws from the env's
 // generator (terrain, initial push, wind offsets, engine dispersion), and the
-// Python side's float64 arithmetic between Box2D's float32 values. Without
-// rendering gymnasium creates no flame particles, so neither does this.
+// Python side's float64 arithmetic between Box2D's float32 values.
+//
+// Rendering (gymnasium's render(), primitive for primitive, draw.h): as in
+// gymnasium, an env made to render puts a flame particle (a small Box2D body,
+// colliding only with the ground) into the world for each engine firing, and
+// each drawn frame ages them; they do not touch the lander's physics. The
+// saved state replays steps, not frames: a restored env's particles are aged
+// as if no frame had been drawn in its episode.
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <memory>
 #include <numbers>
 #include <sstream>
 
 #include "box2d_env.h"
+#include "draw.h"
 
 namespace rlpool::box2d {
 namespace {
@@ -39,6 +47,7 @@ struct Options {
   bool enable_wind;
   double wind_power;
   double turbulence_power;
+  bool particles;  // the env renders: gymnasium's render_mode is set
 };
 
 class LunarLander final : public Box2dEnv {
@@ -56,6 +65,7 @@ class LunarLander final : public Box2dEnv {
 
  protected:
   void start_episode(Rng& rng) override {
+    particles_.clear();  // their bodies go with the old world
     listener_ = BodyAndLegsContacts{};
     world_ = std::make_unique<b2World>(vec(0, o_.gravity));
     world_->SetContactListener(&listener_);
@@ -65,11 +75,11 @@ class LunarLander final : public Box2dEnv {
     const double h = kViewportH / kScale;
     double height[kChunks + 1];
     for (double& y : height) y = rng.uniform(0, h / 2);
-    double chunk_x[kChunks];
+    double* chunk_x = chunk_x_;
     for (int i = 0; i < kChunks; ++i) chunk_x[i] = w / (kChunks - 1) * i;
     helipad_y_ = h / 4;
     for (int i = kChunks / 2 - 2; i <= kChunks / 2 + 2; ++i) height[i] = helipad_y_;
-    double smooth_y[kChunks];
+    double* smooth_y = smooth_y_;
     // i - 1 = -1 is Python's height[-1], the last element.
     for (int i = 0; i < kChunks; ++i) smooth_y[i] = 0.33 * (height[(i + kChunks) % (kChunks + 1)] + height[i] + height[i + 1]);
 
@@ -205,6 +215,11 @@ class LunarLander final : public Box2dEnv {
       const double oy = -tip[1] * (kMainEngineYLocation / kScale + 2 * dispersion[0]) - side[1] * dispersion[1];
       const b2Vec2 pos = lander_->GetPosition();
       const b2Vec2 impulse_pos = vec(pos.x + ox, pos.y + oy);
+      if (o_.particles) {
+        make_particle(3.5, impulse_pos, m_power_)
+            ->ApplyLinearImpulse(vec(ox * kMainEnginePower * m_power_, oy * kMainEnginePower * m_power_), impulse_pos,
+                                 true);
+      }
       lander_->ApplyLinearImpulse(vec(-ox * kMainEnginePower * m_power_, -oy * kMainEnginePower * m_power_),
                                   impulse_pos, true);
     }
@@ -222,6 +237,11 @@ class LunarLander final : public Box2dEnv {
       const double oy = -tip[1] * dispersion[0] - side[1] * (3 * dispersion[1] + direction * kSideEngineAway / kScale);
       const b2Vec2 pos = lander_->GetPosition();
       const b2Vec2 impulse_pos = vec(pos.x + ox - tip[0] * 17 / kScale, pos.y + oy + tip[1] * kSideEngineHeight / kScale);
+      if (o_.particles) {
+        make_particle(0.7, impulse_pos, s_power_)
+            ->ApplyLinearImpulse(vec(ox * kSideEnginePower * s_power_, oy * kSideEnginePower * s_power_), impulse_pos,
+                                 true);
+      }
       lander_->ApplyLinearImpulse(vec(-ox * kSideEnginePower * s_power_, -oy * kSideEnginePower * s_power_),
                                   impulse_pos, true);
     }
@@ -260,6 +280,54 @@ class LunarLander final : public Box2dEnv {
     return terminated_;
   }
 
+  // gymnasium's LunarLander.render: the particles aged (and the expired ones
+  // at the front removed) first, then sky, bodies, and the two flags after
+  // every body drawn, as gymnasium's loop does.
+  void render(const Frame& frame) override {
+    draw::Image img(static_cast<int>(kViewportW), static_cast<int>(kViewportH));
+    img.fill(draw::rgb(255, 255, 255));
+    for (Particle& p : particles_) p.ttl -= 0.15;
+    clean_particles(false);
+    const double h = kViewportH / kScale;
+    for (int i = 0; i + 1 < kChunks; ++i) {
+      const double xs[4] = {chunk_x_[i] * kScale, chunk_x_[i + 1] * kScale, chunk_x_[i + 1] * kScale,
+                            chunk_x_[i] * kScale};
+      const double ys[4] = {smooth_y_[i] * kScale, smooth_y_[i + 1] * kScale, h * kScale, h * kScale};
+      draw::pg_polygon(img, xs, ys, 4, draw::rgb(0, 0, 0), true, ints_);
+    }
+    const auto flags = [&] {
+      for (const double helipad_x : {chunk_x_[kChunks / 2 - 1], chunk_x_[kChunks / 2 + 1]}) {
+        const double x = helipad_x * kScale;
+        const double flagy1 = helipad_y_ * kScale;
+        const double flagy2 = flagy1 + 50;
+        draw::pg_line(img, static_cast<int>(x), static_cast<int>(flagy1), static_cast<int>(x), static_cast<int>(flagy2),
+                      draw::rgb(255, 255, 255));
+        const double xs[3] = {x, x, x + 25};
+        const double ys[3] = {flagy2, flagy2 - 10, flagy2 - 5};
+        draw::pg_polygon(img, xs, ys, 3, draw::rgb(204, 204, 0), true, ints_);
+      }
+    };
+    for (const Particle& p : particles_) {
+      const auto channel = [](double v) { return static_cast<int>(std::max(0.2, v) * 255); };
+      const std::uint32_t color = draw::rgb(channel(0.15 + p.ttl), channel(0.5 * p.ttl), channel(0.5 * p.ttl));
+      const b2Fixture* f = p.body->GetFixtureList();
+      const auto* circle = static_cast<const b2CircleShape*>(f->GetShape());
+      const b2Vec2 c = scaled(b2Mul(p.body->GetTransform(), circle->m_p));
+      const int radius = static_cast<int>(static_cast<double>(circle->m_radius) * kScale);
+      for (int k = 0; k < 2; ++k) draw::pg_circle(img, static_cast<int>(c.x), static_cast<int>(c.y), radius, color);
+      flags();
+    }
+    for (const b2Body* body : {static_cast<const b2Body*>(lander_), static_cast<const b2Body*>(legs_[0]),
+                               static_cast<const b2Body*>(legs_[1])}) {
+      const BodyPath p(body);
+      draw::pg_polygon(img, p.ix, p.iy, p.n, kBodyColor1, ints_);
+      draw::gfx_aapolygon(img, p.gx, p.gy, p.n, kBodyColor1);
+      draw::pg_aalines(img, kBodyColor2, p.x, p.y, p.n, true);
+      flags();
+    }
+    img.write_flipped_rgb(frame.rgb);
+  }
+
   void write(const Output& out, bool after_reset) override {
     auto* obs = out.obs_as<float>();
     for (int i = 0; i < 8; ++i) obs[i] = static_cast<float>(state_[i]);
@@ -270,12 +338,54 @@ class LunarLander final : public Box2dEnv {
   }
 
  private:
+  struct Particle {
+    b2Body* body;
+    double ttl;
+  };
+  static constexpr std::uint32_t kBodyColor1 = 0x8066e6;  // (128, 102, 230)
+  static constexpr std::uint32_t kBodyColor2 = 0x4d4d80;  // (77, 77, 128)
+
+  // gymnasium's _create_particle: a disc body at `pos`, then the expired ones dropped.
+  b2Body* make_particle(double mass, const b2Vec2& pos, double ttl) {
+    b2BodyDef def;
+    def.type = b2_dynamicBody;
+    def.position = pos;
+    def.angle = 0.0f;
+    b2Body* body = world_->CreateBody(&def);
+    b2CircleShape shape;
+    shape.m_radius = static_cast<float32>(2 / kScale);
+    shape.m_p.Set(0.0f, 0.0f);
+    b2FixtureDef fd;
+    fd.shape = &shape;
+    fd.density = static_cast<float32>(mass);
+    fd.friction = 0.1f;
+    fd.filter.categoryBits = 0x0100;
+    fd.filter.maskBits = 0x001;  // collide only with ground
+    fd.restitution = 0.3f;
+    body->CreateFixture(&fd);
+    particles_.push_back({body, ttl});
+    clean_particles(false);
+    return body;
+  }
+
+  // gymnasium's _clean_particles: from the oldest, while it has expired (or all).
+  void clean_particles(bool all) {
+    while (!particles_.empty() && (all || particles_.front().ttl < 0)) {
+      world_->DestroyBody(particles_.front().body);
+      particles_.pop_front();
+    }
+  }
+
   Options o_;
   BodyAndLegsContacts listener_;
   std::unique_ptr<b2World> world_;
   b2Body* lander_ = nullptr;
   b2Body* legs_[2] = {nullptr, nullptr};
   double helipad_y_ = 0;
+  double chunk_x_[kChunks] = {};
+  double smooth_y_[kChunks] = {};
+  std::deque<Particle> particles_;  // oldest first
+  std::vector<int> ints_;           // polygon scratch
   bool has_prev_shaping_ = false;
   double prev_shaping_ = 0;
   std::int64_t wind_idx_ = 0;
@@ -298,6 +408,7 @@ Options options(const Config& config) {
       .enable_wind = config.get_bool("enable_wind"),
       .wind_power = config.get_finite("wind_power"),
       .turbulence_power = config.get_finite("turbulence_power"),
+      .particles = config.has("_render") && config.get_bool("_render"),
   };
 }
 
@@ -325,6 +436,9 @@ EnvSpec make_spec(const Config& config) {
       .obs = {ArraySpec{.name = "obs", .dtype = DType::kFloat32, .shape = {8}, .low = low, .high = high}},
       .action = action_spec(o.continuous),
       .info = {},
+      .render_width = static_cast<int>(kViewportW),
+      .render_height = static_cast<int>(kViewportH),
+      .render_fps = kFps,
   };
 }
 

@@ -19,6 +19,10 @@ constexpr std::int64_t kMaxCells = std::int64_t{1} << 20;
 struct Board {
   std::int64_t rows;
   std::int64_t columns;
+  // render(): bsuite has no picture of its own, so the board itself, a
+  // square of `cell` pixels per cell (32, less for boards over 16 cells wide
+  // or tall, at least 1), white where the observation is 1, else black.
+  int cell() const { return static_cast<int>(std::clamp<std::int64_t>(512 / std::max(rows, columns), 1, 32)); }
 };
 
 // bsuite's `rows`/`columns`, or EnvPool's `height`/`width` (0: not given).
@@ -80,6 +84,21 @@ class Catch final : public Env {
     state_ = state;
   }
 
+  void render(const Frame& frame) override {
+    const int cell = board_.cell();
+    const std::size_t row_bytes = static_cast<std::size_t>(frame.width) * 3;
+    std::fill_n(frame.rgb, row_bytes * static_cast<std::size_t>(frame.height), std::uint8_t{0});
+    const auto square = [&](std::int64_t y, std::int64_t x) {
+      for (int dy = 0; dy < cell; ++dy) {
+        std::uint8_t* p = frame.rgb + (static_cast<std::size_t>(y * cell + dy)) * row_bytes +
+                          static_cast<std::size_t>(x * cell) * 3;
+        std::fill_n(p, static_cast<std::size_t>(cell) * 3, std::uint8_t{255});
+      }
+    };
+    square(state_.ball_y, state_.ball_x);
+    square(board_.rows - 1, state_.paddle_x);
+  }
+
  private:
   void write(const Output& out) const {
     auto* board = out.obs_as<float>();
@@ -117,6 +136,8 @@ static const bool kRegistered = register_env_type({
                                 .high = {1.0}}},
               .action = discrete("action", 3),
               .info = {},
+              .render_width = static_cast<int>(b.columns) * b.cell(),
+              .render_height = static_cast<int>(b.rows) * b.cell(),
           };
         },
     .create = make_env<Catch>(),

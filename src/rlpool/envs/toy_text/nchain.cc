@@ -4,6 +4,8 @@
 // with probability `slip` the action is flipped. The episode never
 // terminates; gym cut it at 1000 steps.
 
+#include <algorithm>
+
 #include "env.h"
 #include "toy_text.h"
 
@@ -21,6 +23,12 @@ struct Params {
         small(c.get_finite("small")),
         large(c.get_finite("large")) {}
 };
+
+// The side of one state's square in render(): 64 pixels, less for chains over
+// 16 states (the row stays within 1024 pixels), at least 2; chains of more
+// than 4096 states have no picture.
+int render_cell(std::int64_t n) { return static_cast<int>(std::clamp<std::int64_t>(1024 / n, 2, 64)); }
+constexpr std::int64_t kMaxRenderedStates = 4096;
 
 class NChain final : public Env {
  public:
@@ -49,6 +57,23 @@ class NChain final : public Env {
   std::string get_state() const override { return pod_state(s_); }
   void set_state(std::string_view bytes) override { s_ = load_index_state(bytes, p_.n); }
 
+  // gym 0.21 drew no picture: the chain as a row of squares (render_cell), light
+  // grey with a darker border, the one the agent is on blue.
+  void render(const Frame& frame) override {
+    const int cell = render_cell(p_.n);
+    const std::size_t row_bytes = static_cast<std::size_t>(frame.width) * 3;
+    for (int y = 0; y < frame.height; ++y) {
+      for (int x = 0; x < frame.width; ++x) {
+        const bool border = y == 0 || y == cell - 1 || x % cell == 0 || x % cell == cell - 1;
+        const bool agent = x / cell == s_;
+        const std::uint8_t rgb[3] = {static_cast<std::uint8_t>(border ? 120 : agent ? 65 : 220),
+                                     static_cast<std::uint8_t>(border ? 120 : agent ? 105 : 220),
+                                     static_cast<std::uint8_t>(border ? 120 : agent ? 225 : 220)};
+        std::copy_n(rgb, 3, frame.rgb + static_cast<std::size_t>(y) * row_bytes + static_cast<std::size_t>(x) * 3);
+      }
+    }
+  }
+
  private:
   const Params p_;
   std::int64_t s_ = 0;  // position on the chain
@@ -67,7 +92,13 @@ static const bool kRegistered = register_env_type({
         },
     .spec =
         [](const Config& config) {
-          return EnvSpec{.obs = {discrete("obs", Params(config).n)}, .action = discrete("action", 2), .info = {}};
+          const std::int64_t n = Params(config).n;
+          const bool drawn = n <= kMaxRenderedStates;
+          return EnvSpec{.obs = {discrete("obs", n)},
+                         .action = discrete("action", 2),
+                         .info = {},
+                         .render_width = drawn ? static_cast<int>(n) * render_cell(n) : 0,
+                         .render_height = drawn ? render_cell(n) : 0};
         },
     .create = make_env<NChain>(),
 });

@@ -50,7 +50,8 @@ and gym 0.21's NChain. Observations and actions are int64 (`Discrete`) except Ca
 gymnasium sets no time limit, the task has none either: `max_episode_steps` is 2**31 - 1, as EnvPool has it.
 With `render_mode="rgb_array"`, FrozenLake, Taxi, CliffWalking and Blackjack draw gymnasium's picture, pixel
 for pixel (its images, read from the installed gymnasium, scaled and blitted as pygame does); Catch and
-NChain do not render.
+NChain, which no reference draws, show a picture of their state: Catch its board (up to 32 pixels a cell,
+white where the observation is 1), NChain a row of squares with the agent's in blue.
 """,
         envs=(
             EnvDoc(
