@@ -11,9 +11,8 @@ Pixels: ``CheetahRun-v1`` with ``from_pixels=True`` at 84 x 84, ``--num-envs`` e
 sync and async (``batch_size = num_envs / 2``), against a Python loop over ``num_envs`` dm_control
 environments that step and then render 84 x 84 (what dm_control's ``pixels.Wrapper`` does). EnvPool 1.2.5
 has no pixel observations for its DMC tasks, so it has no row here. Each peer runs in a fresh child
-process (Mesa's rasterizer settings are per process: rlpool draws each frame on the thread that asks,
-dm_control keeps Mesa's default of a rasterizer thread per core); rounds alternate the peers so that all
-see the same machine load; each peer's best round is reported.
+process (Mesa's software rasterizer keeps per-process state); rounds alternate the peers so that all see
+the same machine load; each peer's best round is reported.
 
 MuJoCo and dm_control render in software here (Mesa's OSMesa, ``MUJOCO_GL=osmesa``): both sides draw with
 the same library, so the ratios compare what is around the drawing, not the drawing itself.

@@ -56,8 +56,8 @@ class Renderer {
 
 // Loads OSMesa now (else at the first frame): an env that will render calls
 // it when it is made, on the thread that makes the pool, so that a missing
-// libOSMesa is an error of make() and the process environment is set
-// (LP_NUM_THREADS) before any worker runs. Throws as Renderer's constructor.
+// libOSMesa is an error of make(), not of a worker's first frame. Throws as
+// Renderer's constructor.
 void load_gl();
 // Whether a config asks for frames: a pool with a render_mode, or from_pixels.
 bool renders(const Config& config);
