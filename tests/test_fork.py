@@ -96,3 +96,31 @@ def test_multiprocessing_fork_worker_that_replaces_the_env():
         print("ok")
     """)
     assert result.returncode == 0 and "ok" in result.stdout, result.stderr
+
+
+def test_child_of_a_rendering_parent_gets_an_error_not_a_hang():
+    """Mesa's rasterizer threads do not survive fork: a new rendering pool in the child says so."""
+    pytest.importorskip("mujoco")
+    result = run("""
+        import os
+        import rlpool
+        env = rlpool.make("InvertedPendulum-v5", num_envs=1, render_mode="rgb_array", render_width=32,
+                          render_height=32)
+        env.reset()
+        env.render()  # the parent's first OpenGL context
+        pid = os.fork()
+        if pid == 0:
+            try:
+                child = rlpool.make("InvertedPendulum-v5", num_envs=1, render_mode="rgb_array")
+                child.reset()
+                child.render()
+                os._exit(3)
+            except RuntimeError as e:
+                os._exit(0 if "spawn" in str(e) and "fork" in str(e) else 4)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0, os.waitstatus_to_exitcode(status)
+        assert env.render().shape == (1, 32, 32, 3)  # the parent renders on
+        env.close()
+        print("ok")
+    """)
+    assert result.returncode == 0 and "ok" in result.stdout, result.stderr

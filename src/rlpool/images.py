@@ -101,6 +101,19 @@ def _argb_bytes(rgba: np.ndarray) -> bytes:
 _READY: dict[tuple[str, ...], Path] = {}  # folders already decoded in this process
 
 
+def _valid(path: Path) -> bool:
+    """Whether ``path`` is a whole image file of this format (a cache file may be from another version)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+        if len(head) != 16 or not head.startswith(MAGIC):
+            return False
+        width, height = struct.unpack("<II", head[8:])
+        return path.stat().st_size == 16 + 4 * width * height
+    except OSError:
+        return False
+
+
 def gymnasium_images(folders: tuple[str, ...]) -> Path:
     """The cache folder holding every PNG under gymnasium's ``folders`` (paths in its package) as ARGB files.
 
@@ -119,7 +132,7 @@ def gymnasium_images(folders: tuple[str, ...]) -> Path:
             raise FileNotFoundError(f"gymnasium {gymnasium.__version__} has no image folder {package / folder}")
         for source in sorted((package / folder).rglob("*.png")):
             target = cache / f"{source.relative_to(package).as_posix()}.argb"
-            if not target.exists():
+            if not _valid(target):
                 write_atomically(target, _argb_bytes(read_png(source)))
     _READY[folders] = cache
     return cache

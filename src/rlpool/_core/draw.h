@@ -985,6 +985,10 @@ inline const Pixels& load(const std::string& folder, const Sprite& sprite) {
     in.read(reinterpret_cast<char*>(size), sizeof(size));  // little-endian, as on every target
     if (!in || std::memcmp(magic, "RLPIMG01", 8) != 0) fail("not an rlpool image file");
     if (size[0] == 0 || size[1] == 0 || size[0] > 16384 || size[1] > 16384) fail("bad size");
+    in.seekg(0, std::ios::end);
+    const auto file_size = static_cast<std::uint64_t>(in.tellg());
+    if (file_size != 16 + 4 * std::uint64_t{size[0]} * size[1]) fail("its size does not match its header");
+    in.seekg(16);
     auto p = std::make_unique<Pixels>();
     p->width = static_cast<int>(size[0]);
     p->height = static_cast<int>(size[1]);

@@ -31,8 +31,10 @@ struct PixelConfig {
 };
 
 EnvSpec pixel_spec(EnvSpec spec, const PixelConfig& p) {
-  if (spec.render_width <= 0 || spec.render_height <= 0) {
-    throw std::invalid_argument("from_pixels needs an env that renders");
+  // Only envs that draw at any size (MuJoCo's renderer) take from_pixels: the
+  // wrapper's render() hands the inner env frames of the pixel size.
+  if (spec.render_width <= 0 || spec.render_height <= 0 || !spec.render_any_size) {
+    throw std::invalid_argument("from_pixels needs an env that renders at any size");
   }
   // An array observation stays one array ("obs"); a dict one becomes a dict
   // holding only "pixels", as dm_control's pixels wrapper with pixels_only.

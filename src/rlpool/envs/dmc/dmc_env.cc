@@ -154,7 +154,13 @@ void DmcEnv::render(const Frame& frame) {
     renderer_->upload_hfields(m_);
     rendered_episode_ = episodes_;
   }
-  renderer_->draw(m_, d_, mujoco::camera_for(m_, frame.camera_id, free_camera_), frame);
+  const mjvCamera camera = mujoco::camera_for(m_, frame.camera_id, free_camera_);
+  try {
+    renderer_->draw(m_, d_, camera, frame);
+  } catch (...) {
+    renderer_.reset();  // a MuJoCo error may have left its render context half made: the next frame starts anew
+    throw;
+  }
 }
 
 namespace {

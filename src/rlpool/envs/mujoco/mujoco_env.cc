@@ -247,7 +247,13 @@ void MujocoEnv::render(const Frame& frame) {
     renderer_ = std::make_unique<Renderer>(m_, /*show_rangefinders=*/true);
     free_camera_ = gymnasium_camera(m_, d_, camera_config_);
   }
-  renderer_->draw(m_, d_, camera_for(m_, frame.camera_id, free_camera_), frame);
+  const mjvCamera camera = camera_for(m_, frame.camera_id, free_camera_);
+  try {
+    renderer_->draw(m_, d_, camera, frame);
+  } catch (...) {
+    renderer_.reset();  // a MuJoCo error may have left its render context half made: the next frame starts anew
+    throw;
+  }
 }
 
 std::function<EnvSpec(const Config&)> model_spec(ModelSpec spec, bool v5) {

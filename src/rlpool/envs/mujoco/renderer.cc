@@ -1,8 +1,10 @@
 #include "renderer.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -19,7 +21,7 @@ namespace {
 using OSMesaContext = void*;
 constexpr unsigned kOsmesaRgba = 0x1908;    // GL_RGBA
 constexpr unsigned kUnsignedByte = 0x1401;  // GL_UNSIGNED_BYTE
-constexpr unsigned kFloat = 0x1406;         // GL_FLOAT
+constexpr int kOsmesaType = 0x23;          // OSMESA_TYPE: the buffer type a context was made current with
 
 struct OsMesa {
   OSMesaContext (*create)(unsigned format, int depth_bits, int stencil_bits, int accum_bits, OSMesaContext share);
@@ -27,7 +29,14 @@ struct OsMesa {
   void (*destroy)(OSMesaContext);
   OSMesaContext (*current)();
   unsigned char (*color_buffer)(OSMesaContext, int* width, int* height, int* format, void** buffer);
+  void (*get_integerv)(int pname, int* value);
 };
+
+// Mesa's software rasterizer keeps threads per process, started with its
+// first context; a forked child has none of them, and a context made there
+// waits on them forever. Set in the child of a fork after a context existed.
+std::atomic<bool> contexts_made{false};
+std::atomic<bool> forked_after_contexts{false};
 
 OsMesa load_osmesa() {
   // Mesa's own rasterizer threads (LP_NUM_THREADS, one per core by default)
@@ -52,10 +61,14 @@ OsMesa load_osmesa() {
   o.destroy = reinterpret_cast<decltype(o.destroy)>(dlsym(lib, "OSMesaDestroyContext"));
   o.current = reinterpret_cast<decltype(o.current)>(dlsym(lib, "OSMesaGetCurrentContext"));
   o.color_buffer = reinterpret_cast<decltype(o.color_buffer)>(dlsym(lib, "OSMesaGetColorBuffer"));
+  o.get_integerv = reinterpret_cast<decltype(o.get_integerv)>(dlsym(lib, "OSMesaGetIntegerv"));
   if (o.create == nullptr || o.make_current == nullptr || o.destroy == nullptr || o.current == nullptr ||
-      o.color_buffer == nullptr) {
+      o.color_buffer == nullptr || o.get_integerv == nullptr) {
     throw std::runtime_error("libOSMesa lacks one of the OSMesa functions rlpool uses");
   }
+  pthread_atfork(nullptr, nullptr, [] {
+    if (contexts_made.load(std::memory_order_relaxed)) forked_after_contexts.store(true, std::memory_order_relaxed);
+  });
   return o;
 }
 
@@ -82,7 +95,14 @@ struct Renderer::Gl {
   std::vector<unsigned char> buffer = std::vector<unsigned char>(16 * 16 * 4);
 
   Gl() {
-    context = osmesa().create(kOsmesaRgba, 24, 8, 0, nullptr);
+    const OsMesa& o = osmesa();
+    if (forked_after_contexts.load(std::memory_order_relaxed)) {
+      throw std::runtime_error(
+          "MuJoCo cannot render in a process forked after rendering started in its parent (Mesa's rasterizer "
+          "threads do not survive fork): start it with multiprocessing's 'spawn' or 'forkserver' instead");
+    }
+    contexts_made.store(true, std::memory_order_relaxed);
+    context = o.create(kOsmesaRgba, 24, 8, 0, nullptr);
     if (context == nullptr) throw std::runtime_error("OSMesa could not create an OpenGL context");
   }
   ~Gl() { osmesa().destroy(context); }
@@ -92,14 +112,15 @@ struct Renderer::Gl {
   // Current on the calling thread while it lives; then the context that was
   // current before is again. Python code in the same thread may render
   // through OSMesa too (gymnasium's and dm_control's renderers) and makes its
-  // context current only once: it must find it still current. Both make
-  // theirs current with a GL_FLOAT buffer, so that is how it is restored.
+  // context current only once: it must find it still current, with the
+  // buffer and buffer type it was made current with.
   class Current {
    public:
     explicit Current(Gl& gl) : previous_(osmesa().current()) {
       if (previous_ != nullptr) {
         int format = 0;
         if (osmesa().color_buffer(previous_, &width_, &height_, &format, &buffer_) == 0) previous_ = nullptr;
+        osmesa().get_integerv(kOsmesaType, &type_);  // of the current context: the previous one
       }
       if (osmesa().make_current(gl.context, gl.buffer.data(), kUnsignedByte, 16, 16) == 0) {
         throw std::runtime_error("OSMesa could not make its OpenGL context current");
@@ -107,7 +128,7 @@ struct Renderer::Gl {
     }
     ~Current() {
       if (previous_ != nullptr) {
-        osmesa().make_current(previous_, buffer_, kFloat, width_, height_);
+        osmesa().make_current(previous_, buffer_, static_cast<unsigned>(type_), width_, height_);
       } else {
         osmesa().make_current(nullptr, nullptr, 0, 0, 0);
       }
@@ -118,7 +139,7 @@ struct Renderer::Gl {
    private:
     OSMesaContext previous_;
     void* buffer_ = nullptr;
-    int width_ = 0, height_ = 0;
+    int width_ = 0, height_ = 0, type_ = 0;
   };
 };
 

@@ -136,8 +136,9 @@ static const bool kRegistered = register_env_type({
                                 .high = {1.0}}},
               .action = discrete("action", 3),
               .info = {},
-              .render_width = static_cast<int>(b.columns) * b.cell(),
-              .render_height = static_cast<int>(b.rows) * b.cell(),
+              // Boards too large for a frame (over 16384 cells a side) have no picture.
+              .render_width = std::max(b.rows, b.columns) <= 16384 ? static_cast<int>(b.columns) * b.cell() : 0,
+              .render_height = std::max(b.rows, b.columns) <= 16384 ? static_cast<int>(b.rows) * b.cell() : 0,
           };
         },
     .create = make_env<Catch>(),
