@@ -427,6 +427,42 @@ def test_backend_options_checked():
     assert "backend" not in spec.config and spec.backend["num_workers"] == 2
 
 
+def test_worker_options_the_backend_owns_are_refused():
+    for key in ("num_cpus", "max_restarts", "max_concurrency", "scheduling_strategy"):
+        with pytest.raises(ValueError, match="worker_options may not set"):
+            rlpool.make("CartPole-v1", num_envs=2, backend="ray", num_workers=1, worker_options={key: 1})
+
+
+def test_a_second_thread_is_refused_while_one_is_inside(local_ray):
+    """As the C++ pool: one thread at a time; a call from another thread meanwhile is an error, not a race."""
+    import threading
+
+    env = rlpool.make("CartPole-v1", num_envs=2, backend="ray", num_workers=1)
+    env.reset()
+    pool = env._pool
+    inside, release = threading.Event(), threading.Event()
+    original = pool._gather
+
+    def slow_gather(*args, **kwargs):
+        inside.set()
+        release.wait(30)
+        return original(*args, **kwargs)
+
+    pool._gather = slow_gather
+    t = threading.Thread(target=lambda: env.step(np.zeros(2, np.int64)))
+    t.start()
+    try:
+        assert inside.wait(30)
+        with pytest.raises(RuntimeError, match="another thread"):
+            env.step(np.zeros(2, np.int64))
+    finally:
+        release.set()
+        t.join(30)
+        pool._gather = original
+    env.step(np.zeros(2, np.int64))  # free again
+    env.close()
+
+
 def test_ray_missing_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
     with pytest.raises(ImportError, match=r'pip install "rlpool\[ray\]"'):

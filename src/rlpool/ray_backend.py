@@ -23,9 +23,11 @@ This module imports ray only when a pool is made: ``import rlpool`` does not.
 
 from __future__ import annotations
 
+import functools
+import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -346,6 +348,13 @@ for the cluster to have room for every actor.
 BACKEND_OPTION_NAMES = frozenset(BACKEND_OPTIONS)
 
 
+# Actor options the backend sets and relies on: the bundle each actor fills, the restarts the driver counts,
+# no retried calls (a retried step would step its envs twice) and one call at a time on an actor's pool.
+_OWNED_ACTOR_OPTIONS = frozenset(
+    {"num_cpus", "max_restarts", "max_task_retries", "scheduling_strategy", "max_concurrency", "concurrency_groups"}
+)
+
+
 def check_backend_options(kwargs: dict[str, Any]) -> dict[str, Any]:
     """The backend options in ``kwargs`` checked, with defaults filled in."""
     from rlpool.registry import check_int
@@ -366,6 +375,12 @@ def check_backend_options(kwargs: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"num_cpus_per_worker must be a number >= 0, got {cpus!r}")
     if opts["worker_options"] is not None and not isinstance(opts["worker_options"], dict):
         raise TypeError(f"worker_options must be a dict of Ray actor options, got {opts['worker_options']!r}")
+    owned = sorted(set(opts["worker_options"] or {}) & _OWNED_ACTOR_OPTIONS)
+    if owned:
+        raise ValueError(
+            f"worker_options may not set {owned}: the Ray backend sets them itself (num_cpus_per_worker, "
+            "max_restarts and placement_strategy are its options; one call at a time per actor)"
+        )
     if opts["placement_strategy"] not in PLACEMENT_STRATEGIES:
         raise ValueError(
             f"placement_strategy must be one of {PLACEMENT_STRATEGIES}, got {opts['placement_strategy']!r}"
@@ -399,6 +414,27 @@ def _worker_class(ray: Any) -> Any:
 # The driver's pool.
 
 
+def _one_thread(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A ``RayPool`` method refused while another thread is inside one, as the C++ pool refuses it."""
+
+    @functools.wraps(method)
+    def wrapper(self: RayPool, *args: Any, **kwargs: Any) -> Any:
+        me = threading.get_ident()
+        with self._owner_lock:
+            if self._owner not in (None, me):
+                raise RuntimeError("the pool is being used by another thread")
+            self._owner, self._depth = me, self._depth + 1
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            with self._owner_lock:
+                self._depth -= 1
+                if self._depth == 0:
+                    self._owner = None
+
+    return wrapper
+
+
 class RayPool:
     """A pool of ``num_envs`` envs spread over Ray actors, with the C++ ``Pool``'s interface.
 
@@ -408,6 +444,9 @@ class RayPool:
     """
 
     def __init__(self, spec: EnvSpec) -> None:
+        self._owner_lock = threading.Lock()  # _one_thread: the thread inside a call, and its call depth
+        self._owner: int | None = None
+        self._depth = 0
         ray = import_ray()
         from ray.util.placement_group import placement_group, remove_placement_group
         from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
@@ -475,7 +514,15 @@ class RayPool:
                 self.workers.append(
                     cls.options(**actor_opts).remote(spec.id, spec.kwargs, lo, seeds[lo:hi], self._sync, threads)
                 )
-            self.node_ids: list[str] = ray.get([a.ready.remote() for a in self.workers])
+            try:
+                self.node_ids: list[str] = ray.get(
+                    [a.ready.remote() for a in self.workers], timeout=float(opts["placement_timeout_s"])
+                )
+            except ray.exceptions.GetTimeoutError:
+                raise RuntimeError(
+                    f"the Ray workers did not start within placement_timeout_s={opts['placement_timeout_s']} s "
+                    f"(cluster resources: {ray.available_resources()})"
+                ) from None
         except BaseException:
             self.close()
             raise
@@ -653,6 +700,7 @@ class RayPool:
             )
         return flat["action"], env_id if env_id is not None or "env_id" not in flat else flat["env_id"]
 
+    @_one_thread
     def step(self, action: Any, env_id: Any = None) -> tuple:
         """Sync: step every env (EnvPool mode: or ``env_id``'s). Async: ``send`` then ``recv``."""
         action, env_id = self._unpack(action, env_id)
@@ -723,6 +771,7 @@ class RayPool:
                 out.append(self._get([self.workers[w].step_sync.remote(None, None)], [w])[0])
         return out
 
+    @_one_thread
     def recv(self) -> tuple:
         """Sync: the batch ``send`` started. Async: the next ``batch_size`` rows to reach the driver."""
         self._check_open()
@@ -827,6 +876,7 @@ class RayPool:
                 f"{would_be} would be: send() more envs first"
             )
 
+    @_one_thread
     def send(self, action: Any, env_id: Any = None) -> None:
         """Queue one action per env in ``env_id`` (default: all envs) on the workers and return at once."""
         self._check_open()
@@ -869,6 +919,7 @@ class RayPool:
             self._request(w, None if a is None else a[mine], local, reset, s_ids, s_vals)
         self._in_flight[ids] = True
 
+    @_one_thread
     def async_reset(self) -> None:
         """Start resetting every env; collect the first observations with ``recv()``."""
         self._check_open()
@@ -876,6 +927,7 @@ class RayPool:
             raise RuntimeError("async_reset() needs async mode (batch_size < num_envs); use reset()")
         self._send_async(None, np.arange(self.num_envs), reset=True)
 
+    @_one_thread
     def reset(self, env_id: Any = None, seed_ids: Sequence[int] = (), seeds: Sequence[int] = ()) -> tuple:
         """Reset ``env_id`` (None: all), seeding ``seed_ids`` with ``seeds`` first; returns ``(obs, info)``.
 
@@ -905,6 +957,7 @@ class RayPool:
             refs.append(worker.reset_sync.remote(None if every else local, [i for i, _ in s], [v for _, v in s]))
         return _concat(self._get(refs, list(range(len(self.workers)))))
 
+    @_one_thread
     def seed(self, env_id: Any, seeds: Sequence[int]) -> None:
         """Seed ``env_id`` with ``seeds`` for their next reset."""
         self._check_open()
@@ -925,18 +978,21 @@ class RayPool:
         w = int(self._worker_of(np.array([env_id]))[0])
         return w, env_id - self.offsets[w]
 
+    @_one_thread
     def get_state(self, env_id: int) -> bytes:
         """Env ``env_id``'s state bytes."""
         self._check_open()
         w, local = self._one(env_id)
         return self._get([self.workers[w].get_state.remote(local)], [w])[0]
 
+    @_one_thread
     def set_state(self, env_id: int, state: bytes) -> None:
         """Restore env ``env_id`` from ``get_state`` bytes."""
         self._check_open()
         w, local = self._one(env_id)
         self._get([self.workers[w].set_state.remote(local, state)], [w])
 
+    @_one_thread
     def render(self, env_ids: Sequence[int], width: int, height: int, camera_id: int) -> np.ndarray:
         """Frames of ``env_ids`` as one ``(len, height, width, 3)`` uint8 array."""
         self._check_open()
@@ -950,6 +1006,7 @@ class RayPool:
             frames[owner == w] = part
         return frames
 
+    @_one_thread
     def close(self) -> None:
         """Kill every worker and remove the placement group; calling it again does nothing."""
         if self._closed:
