@@ -74,11 +74,16 @@ class CliffWalking final : public Env {
 
   // gymnasium's CliffWalkingEnv._render_gui: its images (sprites.h) blitted cell by cell.
   void render(const Frame& frame) override {
-    const draw::Pixels ground = draw::load(images_, sprites::kCliffGround);
-    const draw::Pixels left = draw::load(images_, sprites::kCliffLeft), right = draw::load(images_, sprites::kCliffRight);
-    const draw::Pixels mid[2] = {draw::load(images_, sprites::kCliffMidA), draw::load(images_, sprites::kCliffMidB)};
-    const draw::Pixels letter_s = draw::load(images_, sprites::kCliffLetterS), letter_g = draw::load(images_, sprites::kCliffLetterG);
-    const draw::Pixels flag = draw::load(images_, sprites::kCliffFlag), agent = draw::load(images_, sprites::kCliffAgent);
+    // References into draw::load's cache: no copy per frame.
+    const auto image = [&](const draw::Sprite& sprite) -> const draw::Pixels& { return draw::load(images_, sprite); };
+    const draw::Pixels& ground = image(sprites::kCliffGround);
+    const draw::Pixels& left = image(sprites::kCliffLeft);
+    const draw::Pixels& right = image(sprites::kCliffRight);
+    const draw::Pixels* const mid[2] = {&image(sprites::kCliffMidA), &image(sprites::kCliffMidB)};
+    const draw::Pixels& letter_s = image(sprites::kCliffLetterS);
+    const draw::Pixels& letter_g = image(sprites::kCliffLetterG);
+    const draw::Pixels& flag = image(sprites::kCliffFlag);
+    const draw::Pixels& agent = image(sprites::kCliffAgent);
     constexpr int kLetter = 8, kFlagX = 28, kFlagY = 16, kAgent = 20;  // gymnasium's offsets in a cell
     draw::Image img(kCols * kCell, kRows * kCell);
     for (std::int64_t s = 0; s < kStates; ++s) {
@@ -86,7 +91,7 @@ class CliffWalking final : public Env {
       const int x = static_cast<int>(col) * kCell, y = static_cast<int>(row) * kCell;
       draw::blit(img, ground, x, y);
       if (is_cliff(row, col)) {
-        draw::blit(img, col == 1 ? left : col == kCols - 2 ? right : mid[col % 2], x, y);
+        draw::blit(img, col == 1 ? left : col == kCols - 2 ? right : *mid[col % 2], x, y);
       }
       if (s == kStart) draw::blit(img, letter_s, x + kLetter, y + kLetter);
       if (s == kGoal) {

@@ -310,7 +310,7 @@ class Taxi final : public Env {
     }
     const bool full = d.pass == kInTaxi;
     const bool vertical = orientation_ < 2;  // south, north; then east, west
-    const draw::Pixels taxi = draw::load(images_, vertical ? (full ? sprites::kTaxiVFull : sprites::kTaxiV)
+    const draw::Pixels& taxi = draw::load(images_, vertical ? (full ? sprites::kTaxiVFull : sprites::kTaxiV)
                                                     : (full ? sprites::kTaxiHFull : sprites::kTaxiH));
     const auto [tx, ty] = at(d.row, d.col);
     draw::blit(img, draw::flip(taxi, orientation_ == 3, orientation_ == 0), tx + (vertical ? 25 : 15),
