@@ -463,6 +463,17 @@ def test_a_second_thread_is_refused_while_one_is_inside(local_ray):
     env.close()
 
 
+@pytest.mark.parametrize(("task", "num_envs"), [("CartPole-v1", 4), ("Pong-v5", 8)])
+def test_results_are_writable_as_a_local_pools(local_ray, task, num_envs):
+    """Arrays Ray hands back in one piece are read-only views; the pool's results are writable, as locally."""
+    env = rlpool.make(task, num_envs=num_envs, backend="ray", num_workers=1)
+    obs, _ = env.reset()
+    obs, reward, *_ = env.step(np.zeros(num_envs, np.int64))
+    assert obs.flags.writeable and reward.flags.writeable
+    obs[0] += 1  # as with a local pool's results
+    env.close()
+
+
 def test_ray_missing_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
     with pytest.raises(ImportError, match=r'pip install "rlpool\[ray\]"'):

@@ -69,10 +69,24 @@ def import_ray() -> Any:
 # info a dict of arrays, EnvPool mode's "players" dict, and the private "_rlpool_final" tuple.
 
 
+def _writable(tree: Any) -> Any:
+    """``tree`` with every array writable, as a local pool's results are.
+
+    Ray's object store hands out read-only views of what it holds.
+    """
+    if isinstance(tree, np.ndarray):
+        return tree if tree.flags.writeable else tree.copy()
+    if isinstance(tree, dict):
+        return {k: _writable(v) for k, v in tree.items()}
+    if isinstance(tree, tuple):
+        return tuple(_writable(v) for v in tree)
+    return tree
+
+
 def _concat(trees: list[Any]) -> Any:
     first = trees[0]
     if len(trees) == 1:
-        return first
+        return _writable(first)
     if isinstance(first, np.ndarray):
         return np.concatenate(trees)
     if isinstance(first, dict):
@@ -781,8 +795,10 @@ class RayPool:
                     f"recv needs at least batch_size={self.batch_size} envs in flight, but only 0 are: "
                     "send actions first"
                 )
-            refs, self._sync_refs = self._sync_refs, None
-            return _concat(self._gather(refs, list(range(len(self.workers)))))
+            # Cleared only once gathered: a Ctrl-C in the gather leaves the stepped batch to the next recv.
+            parts = self._gather(self._sync_refs, list(range(len(self.workers))))
+            self._sync_refs = None
+            return _concat(parts)
         in_flight = int(self._in_flight.sum())
         if in_flight < self.batch_size:
             raise RuntimeError(
