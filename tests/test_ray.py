@@ -427,6 +427,11 @@ def test_backend_options_checked():
     assert "backend" not in spec.config and spec.backend["num_workers"] == 2
 
 
+def test_thread_affinity_is_refused():
+    with pytest.raises(ValueError, match="thread_affinity_offset is not taken with backend='ray'"):
+        rlpool.make_spec("CartPole-v1", num_envs=2, backend="ray", num_workers=1, thread_affinity_offset=0)
+
+
 def test_worker_options_the_backend_owns_are_refused():
     for key in ("num_cpus", "max_restarts", "max_concurrency", "scheduling_strategy"):
         with pytest.raises(ValueError, match="worker_options may not set"):

@@ -381,6 +381,11 @@ def check_backend_options(kwargs: dict[str, Any]) -> dict[str, Any]:
         if extra:
             raise ValueError(f"{extra} are options of backend='ray'; this pool has backend='local'")
         return opts
+    if kwargs.get("thread_affinity_offset", -1) != -1:
+        raise ValueError(
+            "thread_affinity_offset is not taken with backend='ray': every actor's pool would pin its threads "
+            "to the same cores of its node (Ray places the actors; num_cpus_per_worker sizes them)"
+        )
     if opts["num_workers"] is not None:
         check_int("num_workers", opts["num_workers"], 1)
     check_int("max_restarts", opts["max_restarts"], -1)
