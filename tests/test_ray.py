@@ -315,25 +315,28 @@ def _all_dead(actors):
 @pytest.mark.parametrize("batch_size", [5, 2])
 def test_killed_worker_names_lost_envs(local_ray, batch_size):
     env = rlpool.make(TASK, num_envs=5, batch_size=batch_size, backend="ray", num_workers=2)
-    actors = list(env._pool.workers)
-    pg = env._pool._pg
-    obs, info = env.reset()
-    ids = info["env_id"]
-    for _ in range(3):
-        ids = env.step(np.zeros(len(ids), int), ids if batch_size < 5 else None)[4]["env_id"]
-    ray.kill(actors[1])  # envs 3 and 4
-    start = time.monotonic()
-    with pytest.raises(rlpool.ray_backend.WorkerLostError, match=r"envs 3\.\.4 \(2 envs: \[3, 4\]\) are lost") as e:
-        for _ in range(20):  # the next call that needs worker 1 fails; none hangs
+    try:
+        actors = list(env._pool.workers)
+        pg = env._pool._pg
+        obs, info = env.reset()
+        ids = info["env_id"]
+        for _ in range(3):
             ids = env.step(np.zeros(len(ids), int), ids if batch_size < 5 else None)[4]["env_id"]
-    assert e.value.env_ids == [3, 4]
-    assert time.monotonic() - start < 30
-    with pytest.raises(rlpool.ray_backend.WorkerLostError):  # and every call after it
-        env.step(np.zeros(len(ids), int), ids if batch_size < 5 else None)
-    env.close()
-    assert _all_dead(actors)
-    assert ray.util.placement_group_table(pg)["state"] == "REMOVED"
-    env.close()  # again: nothing
+        ray.kill(actors[1])  # envs 3 and 4
+        start = time.monotonic()
+        with pytest.raises(rlpool.ray_backend.WorkerLostError, match=r"envs 3\.\.4 \(2 envs: \[3, 4\]\) are lost") as e:
+            for _ in range(20):  # the next call that needs worker 1 fails; none hangs
+                ids = env.step(np.zeros(len(ids), int), ids if batch_size < 5 else None)[4]["env_id"]
+        assert e.value.env_ids == [3, 4]
+        assert time.monotonic() - start < 30
+        with pytest.raises(rlpool.ray_backend.WorkerLostError):  # and every call after it
+            env.step(np.zeros(len(ids), int), ids if batch_size < 5 else None)
+        env.close()
+        assert _all_dead(actors)
+        assert ray.util.placement_group_table(pg)["state"] == "REMOVED"
+        env.close()  # again: nothing
+    finally:
+        env.close()  # also when an assertion failed: its placement group would hold the CPUs
 
 
 @needs_ray
@@ -397,12 +400,15 @@ def test_restarted_worker_resets_and_flags_async(local_ray):
 @needs_ray
 def test_close_after_failure_removes_every_actor(local_ray):
     env = rlpool.make(TASK, num_envs=4, batch_size=2, backend="ray", num_workers=2)
-    actors, pg = list(env._pool.workers), env._pool._pg
-    env.reset()
-    ray.kill(actors[0])
-    env.close()
-    assert _all_dead(actors)
-    assert ray.util.placement_group_table(pg)["state"] == "REMOVED"
+    try:
+        actors, pg = list(env._pool.workers), env._pool._pg
+        env.reset()
+        ray.kill(actors[0])
+        env.close()
+        assert _all_dead(actors)
+        assert ray.util.placement_group_table(pg)["state"] == "REMOVED"
+    finally:
+        env.close()  # also when an assertion failed: its placement group would hold the CPUs
 
 
 @needs_ray
