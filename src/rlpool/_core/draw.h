@@ -228,6 +228,21 @@ void gfx_aaline(S& s, std::int16_t x1, std::int16_t y1, std::int16_t x2, std::in
   }
 }
 
+// Edge i of a polygon (from vertex i - 1, wrapping, to vertex i) with its
+// ends ordered so that y1 < y2; false for a horizontal edge, which both
+// scanline fills skip.
+template <class T>
+bool upward_edge(const T* vx, const T* vy, int n, int i, int& x1, int& y1, int& x2, int& y2) {
+  const int ip = i == 0 ? n - 1 : i - 1;
+  if (vy[ip] == vy[i]) return false;
+  const bool up = vy[ip] < vy[i];
+  x1 = up ? vx[ip] : vx[i];
+  y1 = up ? vy[ip] : vy[i];
+  x2 = up ? vx[i] : vx[ip];
+  y2 = up ? vy[i] : vy[ip];
+  return true;
+}
+
 // SDL_gfx's filledPolygonColorMT: 16.16 fixed-point edge crossings, rounded.
 // `ints` is scratch space (kept by the caller to save allocations).
 template <class S>
@@ -246,20 +261,8 @@ void gfx_filled_polygon(S& s, const std::int16_t* vx, const std::int16_t* vy, in
   for (int y = from; y <= to; ++y) {
     ints.clear();
     for (int i = 0; i < n; ++i) {
-      const int i1 = i == 0 ? n - 1 : i - 1;
-      const int i2 = i;
-      int y1 = vy[i1], y2 = vy[i2], x1, x2;
-      if (y1 < y2) {
-        x1 = vx[i1];
-        x2 = vx[i2];
-      } else if (y1 > y2) {
-        y2 = vy[i1];
-        y1 = vy[i2];
-        x2 = vx[i1];
-        x1 = vx[i2];
-      } else {
-        continue;
-      }
+      int x1, y1, x2, y2;
+      if (!upward_edge(vx, vy, n, i, x1, y1, x2, y2)) continue;
       if ((y >= y1 && y < y2) || (y == maxy && y > y1 && y <= y2)) {
         const std::int64_t v = static_cast<std::int64_t>((65536 * (y - y1)) / (y2 - y1)) * (x2 - x1) + 65536LL * x1;
         ints.push_back(static_cast<int>(static_cast<std::int32_t>(static_cast<std::uint32_t>(v))));
@@ -458,19 +461,8 @@ void pg_fill_polygon(S& s, const int* vx, const int* vy, int n, std::uint32_t co
   for (int y = from; y <= to; ++y) {
     ints.clear();
     for (int i = 0; i < n; ++i) {
-      const int ip = i == 0 ? n - 1 : i - 1;
-      int y1 = vy[ip], y2 = vy[i], x1, x2;
-      if (y1 < y2) {
-        x1 = vx[ip];
-        x2 = vx[i];
-      } else if (y1 > y2) {
-        y2 = vy[ip];
-        y1 = vy[i];
-        x2 = vx[ip];
-        x1 = vx[i];
-      } else {
-        continue;
-      }
+      int x1, y1, x2, y2;
+      if (!upward_edge(vx, vy, n, i, x1, y1, x2, y2)) continue;
       if ((y >= y1 && y < y2) || (y == maxy && y2 == maxy)) {
         float f = static_cast<float>((y - y1) * (x2 - x1)) / static_cast<float>(y2 - y1);
         f = ints.size() % 2 == 0 ? std::floor(f) : std::ceil(f);
