@@ -29,6 +29,7 @@
 #include "env.h"
 #include "render.h"
 #include "resize.h"
+#include "state_check.h"
 
 namespace rlpool::atari {
 namespace {
@@ -358,9 +359,9 @@ class AtariEnv final : public Env {
       throw std::invalid_argument("this state was taken with other observation options (stack_num, image size or "
                                   "colour) or is truncated");
     }
-    // ALE trusts a console snapshot's fields (a bank number out of range is
-    // stepped into, and crashes), so any blob that is not byte for byte one
-    // that get_state() wrote is refused before anything is changed.
+    // The checksum refuses accidental damage with a message that says so;
+    // the field-by-field check below refuses the rest (a crafted blob, or
+    // one signed after an edit) before ALE, which trusts every field, reads it.
     const std::string_view ring = bytes.substr(sizeof(h), h.ring_bytes);
     if (checksum(h, ring, bytes.substr(sizeof(h) + h.ring_bytes)) != h.checksum) {
       throw std::invalid_argument("this Atari env state is corrupted (its checksum does not match its bytes)");
@@ -370,9 +371,11 @@ class AtariEnv final : public Env {
       load(unused);
     }
     const std::string emu(bytes.substr(sizeof(h) + h.ring_bytes));
-    // ALE reports a malformed state by throwing a C string, possibly after
-    // restoring part of it: the env goes back to where it was.
-    const ale::ALEState before = ale_->cloneState(/*include_rng=*/true);
+    ale::ALEState before = ale_->cloneState(/*include_rng=*/true);
+    if (!state_check_) state_check_.emplace(before.serialize(), ale_->cloneState(/*include_rng=*/false).serialize());
+    state_check_->check(emu);
+    // ALE still reports what it finds wrong by throwing a C string, possibly
+    // after restoring part of it: the env goes back to where it was.
     try {
       ale_->restoreState(ale::ALEState(emu));
     } catch (const char* what) {
@@ -605,6 +608,7 @@ class AtariEnv final : public Env {
   Resizer resizer_;
   std::unique_ptr<ale::ALEInterface> ale_;
   std::unique_ptr<ale::ALEState> power_on_;
+  std::optional<StateCheck> state_check_;  // this game's snapshot layout, learned at the first set_state
   ale::ActionVect actions_;
   bool fire_reset_ = false;
   std::array<std::uint8_t, 256> gray_{};

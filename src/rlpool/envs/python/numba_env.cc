@@ -78,6 +78,42 @@ void capture_python_error(void* ctx) {
   Py_DECREF(value);
 }
 
+// Keeps a Python thread state for the life of a pool's worker thread once it
+// has run a Python-written env. numba's objmode blocks (and guarded_call) take
+// the GIL with PyGILState_Ensure; on a thread without a thread state of its
+// own each of them makes a temporary one that PyGILState_Release deletes at
+// the end of the block, and with it the exception the block raised, before
+// guarded_call could read its text (the caller saw only "raised an
+// exception"). With this state in place the exception stays set between the
+// two. The state goes with the thread; at interpreter exit (finalization
+// begun) it is left to the process, since taking the GIL then would end the
+// thread inside this destructor.
+class WorkerThreadState {
+ public:
+  void ensure() {
+    if (saved_ != nullptr || PyGILState_GetThisThreadState() != nullptr) return;  // e.g. the caller's thread
+    gil_ = PyGILState_Ensure();
+    saved_ = PyEval_SaveThread();
+  }
+  ~WorkerThreadState() {
+    if (saved_ == nullptr || finalizing()) return;
+    PyEval_RestoreThread(saved_);
+    PyGILState_Release(gil_);
+  }
+
+ private:
+  static bool finalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+    return Py_IsFinalizing() != 0;
+#else
+    return _Py_IsFinalizing() != 0;
+#endif
+  }
+  PyThreadState* saved_ = nullptr;
+  PyGILState_STATE gil_{};
+};
+thread_local WorkerThreadState worker_thread_state;
+
 // A task's description, parsed from its `_spec` option.
 struct Program {
   std::string task;
@@ -284,6 +320,7 @@ class NumbaEnv final : public Env {
     std::size_t slot = kFirstArray + p_->state_offsets.size();
     for (std::size_t i = 0; i < p_->spec.obs.size(); ++i) args_[slot++] = out.obs[i];
     for (std::size_t i = 0; i < p_->spec.info.size(); ++i) args_[slot++] = out.info[i];
+    worker_thread_state.ensure();
     if (fn(args_.data()) != 1) {
       failed_ = true;
       std::string message = p_->task + ": " + name + "() raised ";
