@@ -241,3 +241,45 @@ def test_pixel_options_are_checked():
         rlpool.make_gymnasium("Ant-v5", num_envs=1, from_pixels=True, render_camera_id=7)
     with pytest.raises(ValueError, match="render_camera_id 2 is out of range: CheetahRun-v1 has 2 camera"):
         rlpool.make_dm("CheetahRun-v1", num_envs=1, render_mode="rgb_array", render_camera_id=2)
+
+
+def test_missing_osmesa_is_a_clear_error_and_only_mujoco_rendering_needs_it(tmp_path):
+    """Without libOSMesa (here: RLPOOL_OSMESA_LIBRARY naming a file that is not there, in a child
+    process) making a MuJoCo or DMC env that renders, or one with pixel observations, raises an error
+    that names the package to install; the same envs without rendering, and other families' frames,
+    still work in that process."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import numpy as np
+        import rlpool
+        for make in (lambda: rlpool.make("Ant-v5", num_envs=1, render_mode="rgb_array"),
+                     lambda: rlpool.make("CheetahRun-v1", num_envs=1, from_pixels=True)):
+            try:
+                env = make()
+                env.reset()
+                env.render()
+            except RuntimeError as e:
+                print("REFUSED", e)
+            else:
+                print("NOT REFUSED")
+        ant = rlpool.make("Ant-v5", num_envs=2)
+        ant.reset(seed=0)
+        ant.step(np.zeros((2, 8)))
+        cartpole = rlpool.make("CartPole-v1", num_envs=1, render_mode="rgb_array")
+        cartpole.reset(seed=0)
+        print("CARTPOLE", cartpole.render().shape)
+        """
+    )
+    env = {**os.environ, "RLPOOL_OSMESA_LIBRARY": str(tmp_path / "libOSMesa.so.8")}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    refusals = [line for line in proc.stdout.splitlines() if line.startswith("REFUSED")]
+    assert len(refusals) == 2, proc.stdout
+    for line in refusals:
+        assert "needs Mesa's off-screen OpenGL, libOSMesa (Debian/Ubuntu: apt install libosmesa6)" in line, line
+        assert str(tmp_path / "libOSMesa.so.8") in line, line  # dlopen's own reason is kept
+    assert "CARTPOLE (1, 400, 600, 3)" in proc.stdout, proc.stdout

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -43,10 +44,15 @@ OsMesa load_osmesa() {
   // are left as they are: measured with 8 envs on 2 worker threads, drawing
   // each frame on the asking thread alone (LP_NUM_THREADS=0) was 15 % slower.
   // RTLD_GLOBAL: MuJoCo's GL loader finds OSMesaGetProcAddress by name.
+  // RLPOOL_OSMESA_LIBRARY names another build (a newer Mesa in a folder of its own).
   void* lib = nullptr;
   std::string errors;
-  for (const char* name : {"libOSMesa.so.8", "libOSMesa.so.6", "libOSMesa.so"}) {
-    lib = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+  std::vector<std::string> names = {"libOSMesa.so.8", "libOSMesa.so.6", "libOSMesa.so"};
+  if (const char* chosen = std::getenv("RLPOOL_OSMESA_LIBRARY"); chosen != nullptr && *chosen != '\0') {
+    names = {chosen};
+  }
+  for (const std::string& name : names) {
+    lib = dlopen(name.c_str(), RTLD_NOW | RTLD_GLOBAL);
     if (lib != nullptr) break;
     errors += std::string(errors.empty() ? "" : "; ") + dlerror();
   }
