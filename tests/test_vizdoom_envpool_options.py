@@ -113,11 +113,11 @@ def with_envpool_variables(game: vzd.DoomGame) -> list[str]:
     return [v.name for v in game.get_available_game_variables()]
 
 
-def replayed_actions(cfg: Any, demo: Path) -> np.ndarray:
-    """The buttons each tic of a demo held, as vizdoom's DoomGame replays it."""
+def replayed_actions(cfg: dict[str, Any], demo: Path) -> np.ndarray:
+    """The buttons each tic of a demo held, as vizdoom's DoomGame replays it (``cfg``: a task's config)."""
     game = vzd.DoomGame()
-    game.load_config(cfg.cfg_path)
-    game.set_doom_scenario_path(cfg.wad_path)
+    game.load_config(cfg["cfg_path"])
+    game.set_doom_scenario_path(cfg["wad_path"])
     if cfg.get("game_args"):
         game.add_game_args(cfg["game_args"])
     game.set_window_visible(False)
@@ -131,12 +131,6 @@ def replayed_actions(cfg: Any, demo: Path) -> np.ndarray:
         return np.array(seen)
     finally:
         game.close()
-
-
-class _Cfg(dict):
-    """cfg_path/wad_path (and game_args) readable as attributes and by key."""
-
-    __getattr__ = dict.__getitem__
 
 
 @needs_envpool
@@ -192,8 +186,8 @@ def test_button_vectors_match_envpool(scenario: str, options: dict[str, Any], tm
         del theirs
     cfg = rlpool.make_spec(task).config
     ours_demo = next(ours_dir.glob("*_1.lmp"))
-    seen_ours = replayed_actions(_Cfg(cfg), ours_demo)
-    seen_theirs = replayed_actions(_Cfg(cfg), theirs_dir / "env_0_1.lmp")
+    seen_ours = replayed_actions(cfg, ours_demo)
+    seen_theirs = replayed_actions(cfg, theirs_dir / "env_0_1.lmp")
     first_tics = np.arange(steps) * 4  # frame_skip 4: each step's action holds 4 tics
     np.testing.assert_array_equal(seen_ours[first_tics], seen_theirs[first_tics])
     buttons = [b.name for b in reference_game(scenario).get_available_buttons()]
@@ -218,7 +212,7 @@ def test_force_speed_holds_speed_in_every_action(tmp_path: Path) -> None:
         env.reset()
     finally:
         env.close()
-    seen = replayed_actions(_Cfg(rlpool.make_spec("Deathmatch-v1").config), next(tmp_path.glob("*_1.lmp")))
+    seen = replayed_actions(rlpool.make_spec("Deathmatch-v1").config, next(tmp_path.glob("*_1.lmp")))
     held = seen[np.arange(len(acts)) * 4]
     assert (held[:, buttons.index("SPEED")] == 1).all()
     assert len({tuple(row) for row in held[:, : buttons.index("SELECT_WEAPON1")]}) > 1  # the actions differ
@@ -368,3 +362,19 @@ def test_out_of_range_combined_action_is_refused() -> None:
             env.step(np.array([6]))
     finally:
         env.close()
+
+
+def test_native_info_adds_envpools_variables(tmp_path: Path) -> None:
+    """The native info: the cfg's variables (HITCOUNT & co. by their names), then EnvPool's that it lacks."""
+    basic = Path(rlpool.make_spec("Basic-v1").config["cfg_path"])
+    text = basic.read_text()
+    start = text.index("available_game_variables")
+    end = text.index("}", start) + 1
+    cfg = tmp_path / "custom.cfg"
+    cfg.write_text(text[:start] + "available_game_variables = { HITCOUNT DAMAGE_TAKEN HEALTH }" + text[end:])
+    wad = str(basic.with_suffix(".wad"))
+    names = rlpool.make_spec("VizdoomCustom-v1", cfg_path=str(cfg), wad_path=wad).arrays.info_names
+    expected = ["HITCOUNT", "DAMAGE_TAKEN", "HEALTH"]
+    assert list(names) == expected + [k for k in ENVPOOL_INFO if k not in expected]
+    assert rlpool.make_spec("VizdoomCustom-v1", cfg_path=str(cfg), wad_path=wad,
+                            envpool_info=True).arrays.info_names == ENVPOOL_INFO
