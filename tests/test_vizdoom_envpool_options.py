@@ -314,11 +314,14 @@ def test_reference_reward_is_envpools(scenario: str) -> None:
 def test_compat_layout_is_envpools() -> None:
     import rlpool.compat.envpool as compat
 
-    ours = compat.make_spec("Deathmatch-v1", use_combined_action=True)
-    theirs = envpool.make_spec("Deathmatch-v1", use_combined_action=True)
-    assert ours.config._fields == (*theirs.config._fields, "autoreset_mode")
-    for key in ("reward_config", "selected_weapon_reward_config", "delta_button_config", "weapon_duration"):
-        assert getattr(ours.config, key) == getattr(theirs.config, key), key
+    given = {"reward_config": {"HEALTH": (1, -1), "KILLCOUNT": (2.5, 0.1)}, "selected_weapon_reward_config": {3: 0.5},
+             "delta_button_config": {"MOVE_LEFT_RIGHT_DELTA": (4, -2, 2)}, "weapon_duration": 2}
+    for options in ({}, given):  # EnvPool's defaults, and values it keeps as float32
+        ours = compat.make_spec("Deathmatch-v1", use_combined_action=True, **options)
+        theirs = envpool.make_spec("Deathmatch-v1", use_combined_action=True, **options)
+        assert ours.config._fields == (*theirs.config._fields, "autoreset_mode")
+        for key in ("reward_config", "selected_weapon_reward_config", "delta_button_config", "weapon_duration"):
+            assert getattr(ours.config, key) == getattr(theirs.config, key), key
     assert {k: (v.dtype, v.shape) for k, v in ours.state_array_spec.items() if k != "obs"} == \
         {k: (v.dtype, v.shape) for k, v in theirs.state_array_spec.items() if k != "obs"}
     a, b = ours.action_array_spec["action"], theirs.action_array_spec["action"]
