@@ -150,10 +150,7 @@ def test_custom_takes_a_cfg() -> None:
         env.close()
 
 
-def test_unsupported_options_are_refused() -> None:
-    for option in ("use_combined_action", "force_speed"):
-        with pytest.raises(ValueError, match=option):
-            rlpool.make("Basic-v1", **{option: True})
+def test_bad_lmp_save_dir_is_refused() -> None:
     with pytest.raises(ValueError, match="lmp_save_dir"):
         rlpool.make("Basic-v1", lmp_save_dir="/nonexistent/folder")
 

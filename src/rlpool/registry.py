@@ -71,6 +71,10 @@ class TaskSpec:
     """Its envs spend their steps waiting on a process of their own (ViZDoom's engine): the default
     ``num_threads`` is then ``num_envs``, so that every env's process can work at once, instead of one
     thread per core."""
+    encode: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """Called with the env options a caller gave, before they are type-checked; returns them with
+    structured values (e.g. ViZDoom's dict-valued ``reward_config``) written as the scalar (a str) that the
+    C++ option takes. Raises a TypeError or ValueError naming the option for a value it cannot write."""
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -91,6 +95,7 @@ def register(
     episode_steps: Callable[[dict[str, Any]], int] | None = None,
     max_episode_steps_cap: int | None = None,
     waits_on_process: bool = False,
+    encode: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     **env_defaults: Any,
 ) -> None:
     """Register ``task_id`` as the C++ env type ``env_type`` with task-specific defaults.
@@ -101,8 +106,9 @@ def register(
     are set here only: ``make`` does not accept them. ``gymnasium_id`` names the
     current gymnasium id with the same dynamics when it differs from ``task_id``. ``prepare`` and
     ``episode_steps`` derive hidden options and the default time limit from the options;
-    ``max_episode_steps_cap`` bounds the time limit a user may set, and ``waits_on_process`` changes the
-    default thread count (see TaskSpec).
+    ``max_episode_steps_cap`` bounds the time limit a user may set, ``waits_on_process`` changes the
+    default thread count and ``encode`` writes structured option values as the env type's scalars (see
+    TaskSpec).
     """
     if task_id in _TASKS:
         raise ValueError(f"task {task_id!r} is already registered")
@@ -132,6 +138,7 @@ def register(
         episode_steps,
         max_episode_steps_cap,
         waits_on_process,
+        encode,
     )
 
 
@@ -394,7 +401,10 @@ class EnvSpec:
         ):
             raise TypeError(f"reward_threshold must be a number or None, got {threshold!r}")
         self.seeds = seeds_for(pool["seed"], num_envs)
-        env_config = {k: _coerce(k, kwargs[k], env_options[k]) if k in kwargs else env_options[k] for k in env_options}
+        given = {k: kwargs[k] for k in env_options if k in kwargs}
+        if t.encode is not None:
+            given = t.encode(given)
+        env_config = {k: _coerce(k, given[k], env_options[k]) if k in given else env_options[k] for k in env_options}
         # The render size and camera reach the envs too (size 0: the env's own): pixel observations use them.
         for key in ("render_width", "render_height"):
             if pool[key] is not None:

@@ -295,6 +295,9 @@ class FamilyLayout:
     xla_ok = True
     """``obs()`` works on jax arrays too (inside jit), so compat's ``xla()`` can give this layout."""
 
+    discrete_action_dtype: Any = np.int32
+    """The dtype of EnvPool's ``action_array_spec`` for a discrete action (ViZDoom's is float64)."""
+
     def options(self, opts: dict[str, Any]) -> dict[str, Any]:
         """EnvPool's make() options -> rlpool's (may raise EnvPoolError for values rlpool cannot honour)."""
         return opts
@@ -496,7 +499,41 @@ class _MinigridLayout(FamilyLayout):
         return {k: v.astype(self.casts[k]) if k in self.casts else v for k, v in obs.items()}
 
 
-_LAYOUTS: dict[str, FamilyLayout] = {"Blackjack": _TupleAsInt32Box(), "Atari": _AtariLayout()}
+# EnvPool's ViZDoom config after the pool keys (it has no reward_threshold).
+_VIZDOOM_ORDER = (
+    "img_height", "img_width", "stack_num", "frame_skip", "lmp_save_dir", "episodic_life", "force_speed",
+    "use_combined_action", "use_inter_area_resize", "weapon_duration", "reward_config",
+    "selected_weapon_reward_config", "delta_button_config", "cfg_path", "wad_path", "vzd_path", "iwad_path",
+    "game_args", "map_id",
+)
+
+
+class _VizdoomLayout(FamilyLayout):
+    """EnvPool's ViZDoom: its reward from game-variable changes, its 16 info entries, its config.
+
+    The env does EnvPool's reward (``use_reward_config``) and info (``envpool_info``) itself; the
+    config shows the dict options as EnvPool does (float32 values in sorted dicts).
+    """
+
+    discrete_action_dtype = np.float64  # EnvPool declares the combined action a float64 in [0, n - 1]
+
+    def options(self, opts: dict[str, Any]) -> dict[str, Any]:
+        return {"use_reward_config": True, "envpool_info": True, **opts}
+
+    def config(self, config: dict[str, Any]) -> dict[str, Any]:
+        from rlpool.envs.vizdoom.registration import decode_options
+
+        env = decode_options(config)
+        for key in ("reward_threshold", "use_reward_config", "envpool_info"):
+            env.pop(key, None)
+        ordered = {k: env[k] for k in env if k not in _VIZDOOM_ORDER and k != "autoreset_mode"}
+        ordered.update({k: env[k] for k in _VIZDOOM_ORDER})
+        ordered["autoreset_mode"] = env["autoreset_mode"]
+        return ordered
+
+
+_LAYOUTS: dict[str, FamilyLayout] = {"Blackjack": _TupleAsInt32Box(), "Atari": _AtariLayout(),
+                                     "Vizdoom": _VizdoomLayout()}
 _DEFAULT_LAYOUT = FamilyLayout()
 _MUJOCO_TYPES = ("Ant", "HalfCheetah", "Hopper", "Humanoid", "HumanoidStandup", "InvertedDoublePendulum",
                  "InvertedPendulum", "Pusher", "Reacher", "Swimmer", "Walker2d")
@@ -722,8 +759,11 @@ class EnvSpec:
         """EnvPool's action arrays: ``env_id``, ``players.env_id`` and ``action`` (a leading -1: per player)."""
         i32 = _limits(np.int32)
         a = self.rlpool_spec.arrays.action
-        if self.rlpool_spec.arrays.discrete_action:  # EnvPool's discrete actions are int32
-            action = ArraySpec(np.int32, [-1], 0, self.rlpool_spec.arrays.num_actions - 1)
+        if self.rlpool_spec.arrays.discrete_action:  # EnvPool's discrete actions are int32 (most families)
+            n = self.rlpool_spec.arrays.num_actions
+            dtype = self.layout.discrete_action_dtype
+            low, high = (0.0, n - 1.0) if np.issubdtype(dtype, np.floating) else (0, n - 1)
+            action = ArraySpec(dtype, [-1], low, high)
         else:
             space = self.action_space
             action = ArraySpec(a.dtype, [-1, *a.shape], _scalar_if_uniform(space.low), _scalar_if_uniform(space.high))
@@ -816,6 +856,8 @@ class EnvSpec:
 
     def action_spec(self) -> Any:
         """dm_env action spec: int32 ``DiscreteArray`` or a ``BoundedArray`` of the task's dtype, as EnvPool's."""
+        if self.rlpool_spec.arrays.discrete_action:  # int32 even where action_array_spec says float64 (ViZDoom)
+            return _dm_spec("action", ArraySpec(np.int32, [-1], 0, self.rlpool_spec.arrays.num_actions - 1))
         return _dm_spec("action", self.action_array_spec["action"])
 
     def __repr__(self) -> str:

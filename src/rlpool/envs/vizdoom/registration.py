@@ -8,8 +8,12 @@ scenarios come from the installed ``vizdoom`` package, found here without import
 from __future__ import annotations
 
 import importlib.util
+import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from rlpool.registry import register
 
@@ -27,6 +31,97 @@ SCENARIOS: tuple[str, ...] = (
 )
 
 MAX_EPISODE_STEPS = 525  # EnvPool's limit for every ViZDoom task
+
+ENVPOOL_INFO: tuple[str, ...] = (
+    "AMMO2", "AMMO3", "AMMO4", "AMMO5", "AMMO6", "AMMO7", "ARMOR", "DAMAGECOUNT", "DEATHCOUNT", "FRAGCOUNT",
+    "HEALTH", "HITCOUNT", "KILLCOUNT", "SELECTED_WEAPON", "SELECTED_WEAPON_AMMO", "USER2",
+)
+"""The game variables EnvPool adds to every cfg's and reports in info (its order)."""
+
+
+def _number(option: str, value: Any) -> float:
+    """A finite real number of a dict option's value, else a TypeError/ValueError naming the option."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{option}: expected a number, got {value!r}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{option}: numbers must be finite, got {value!r}")
+    return number
+
+
+def _integer(option: str, value: Any) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{option}: expected an int, got {value!r}")
+    return int(value)
+
+
+def _entries(option: str, value: Any, key: Any, fields: tuple[Any, ...]) -> Any:
+    """A dict option as the text the C++ option takes ("KEY:v1:v2 ..."); a str passes as it is."""
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{option} must be a dict, got {value!r}")
+    words = []
+    for k, v in value.items():
+        name = key(option, k)
+        if len(fields) == 1:
+            items = [v]
+        elif isinstance(v, (str, bytes)) or not isinstance(v, (Sequence, np.ndarray)) or len(v) != len(fields):
+            raise TypeError(f"{option}[{k!r}] must be a tuple of {len(fields)} numbers, got {v!r}")
+        else:
+            items = list(v)
+        values = (repr(f(f"{option}[{k!r}]", x)) for f, x in zip(fields, items, strict=True))
+        words.append(":".join([str(name), *values]))
+    return " ".join(words)
+
+
+def _name(option: str, key: Any) -> str:
+    if not isinstance(key, str) or not key or any(c.isspace() or c == ":" for c in key):
+        raise ValueError(f"{option}: keys must be ViZDoom names, got {key!r}")
+    return key
+
+
+def encode_options(options: dict[str, Any]) -> dict[str, Any]:
+    """EnvPool's dict options written as the text the C++ options take (see ``TaskSpec.encode``).
+
+    ``reward_config`` ``{game variable: (pos, neg)}``, ``selected_weapon_reward_config``
+    ``{weapon slot: reward}`` and ``delta_button_config`` ``{delta button: (n, min, max)}``. The names
+    are checked against ViZDoom's by the env (a ValueError naming the option).
+    """
+    out = dict(options)
+    if "reward_config" in out:
+        out["reward_config"] = _entries("reward_config", out["reward_config"], _name, (_number, _number))
+    if "selected_weapon_reward_config" in out:
+        out["selected_weapon_reward_config"] = _entries(
+            "selected_weapon_reward_config", out["selected_weapon_reward_config"], _integer, (_number,))
+    if "delta_button_config" in out:
+        out["delta_button_config"] = _entries(
+            "delta_button_config", out["delta_button_config"], _name, (_integer, _number, _number))
+    return out
+
+
+def decode_options(config: dict[str, Any]) -> dict[str, Any]:
+    """The dict options of a config back as EnvPool gives them: dicts sorted by key, numbers as float32.
+
+    EnvPool keeps these values in C++ maps of float32 (``{"HEALTH": (0.004999999888241291, ...)}``).
+    """
+    out = dict(config)
+
+    def f32(text: str) -> float:
+        return float(np.float32(float(text)))
+
+    def fields(text: str) -> list[list[str]]:
+        return [word.split(":") for word in text.split()]
+
+    if "reward_config" in out:
+        out["reward_config"] = {k: (f32(p), f32(n)) for k, p, n in sorted(fields(out["reward_config"]))}
+    if "selected_weapon_reward_config" in out:
+        slots = {int(float(k)): f32(v) for k, v in fields(out["selected_weapon_reward_config"])}
+        out["selected_weapon_reward_config"] = dict(sorted(slots.items()))
+    if "delta_button_config" in out:
+        out["delta_button_config"] = {k: (int(float(n)), f32(lo), f32(hi))
+                                      for k, n, lo, hi in sorted(fields(out["delta_button_config"]))}
+    return out
 
 
 def task_name(scenario: str) -> str:
@@ -65,11 +160,11 @@ HOSTED: dict[str, str] = {"cig": "-host 1 -deathmatch", "multi_duel": "-host 1 -
 
 for _scenario in SCENARIOS:
     register(f"{task_name(_scenario)}-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS, waits_on_process=True,
-             game_args=HOSTED.get(_scenario, ""), **scenario_paths(_scenario), **_paths())
+             encode=encode_options, game_args=HOSTED.get(_scenario, ""), **scenario_paths(_scenario), **_paths())
 # VizdoomCustom-v1 plays the cfg_path (and wad_path) it is given; by default basic.cfg, so that its spec
 # (and the reference page) exists without one (EnvPool's default, "", cannot be made).
 register("VizdoomCustom-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS, waits_on_process=True,
-         cfg_path=scenario_paths("basic")["cfg_path"], **_paths())
+         encode=encode_options, cfg_path=scenario_paths("basic")["cfg_path"], **_paths())
 
 
 def doomgame(task_id: str, config_path: str = "", **options: Any) -> Any:
@@ -138,19 +233,38 @@ their cfg alone).
                 action_text="""
 One float64 per button the cfg makes available (`available_buttons`), in its order, as
 `DoomGame.make_action` takes them: a binary button is pressed when its value is non-zero, a delta button
-moves by its value. EnvPool's `use_combined_action` and `force_speed` are not supported yet (making a task
-with them True raises a ValueError).
+moves by its value. With `use_combined_action=True` the action is EnvPool's discrete one, `Discrete(n)`:
+each index is a combination of buttons, in EnvPool's order (ViZDoom's button order, the first button
+varying slowest) and with EnvPool's count (`Basic-v1` 6, `Deathmatch-v1` 4536): a binary button off or on,
+opposite pairs (`MOVE_LEFT`/`MOVE_RIGHT`, `TURN_LEFT`/`TURN_RIGHT`, ...) neither or one, the
+`SELECT_WEAPONn` buttons none or one, delta buttons 0 unless `delta_button_config`
+(`{"TURN_LEFT_RIGHT_DELTA": (n, min, max)}`) gives them `n` evenly spaced values. `force_speed=True`
+holds `SPEED` in every combined action (where the cfg has it; half as many actions); as in EnvPool it
+changes nothing without combined actions.
 """,
                 observation_text="""
 uint8 frames, `(stack_num × channels, img_height, img_width)`, oldest first; channels come from the cfg's
 `screen_format` (3 for the default CRCGCB, 1 for GRAY8). After a reset every slot holds the first frame;
 the final observation of an episode repeats its last screen (the engine has no state after the end).
 `info` has one float64 entry per game variable the cfg makes available (`available_game_variables`),
-named as ViZDoom names it (`AMMO2`, `HEALTH`, ...).
+named as ViZDoom names it (`AMMO2`, `HEALTH`, ...), then EnvPool's (`AMMO2`-`AMMO7`, `ARMOR`,
+`DAMAGECOUNT`, `DEATHCOUNT`, `FRAGCOUNT`, `HEALTH`, `HITCOUNT`, `KILLCOUNT`, `SELECTED_WEAPON`,
+`SELECTED_WEAPON_AMMO`, `USER2`) that the cfg lacks, as the engine reports them. With
+`envpool_info=True` (what `rlpool.compat.envpool` sets) `info` is EnvPool's: those 16 alone, in that
+order, as EnvPool reports them (`HITCOUNT`, `DAMAGECOUNT` and `DEATHCOUNT` counted from the episode's start,
+a negative `HEALTH` replaced by the last one, the last values kept at the episode's end).
 """,
                 reward="""
 `DoomGame`'s reward over the step's tics: the scenario's scripted reward plus the cfg's `living_reward`
-per tic and `death_penalty`. EnvPool's `reward_config` shaping is not applied.
+per tic and `death_penalty`. With `use_reward_config=True` (set by `rlpool.compat.envpool`) the reward is
+EnvPool's instead, from the changes of the game variables over the step: for each variable of
+`reward_config` (`{name: (pos, neg)}`, EnvPool's defaults: `KILLCOUNT: (1, 0)`, `HEALTH: (0.005, -0.003)`,
+...) an increase `d` earns `d × pos` and a decrease `d` earns `-(d × neg)`; `DAMAGECOUNT` counts at most 200
+and `HITCOUNT` at most 5 a step; plus, while a weapon has been held `weapon_duration` steps (5) with ammo,
+its `selected_weapon_reward_config` reward (`{slot: reward}`) each step. As EnvPool's, the engine's reward
+is not part of it, sums are float32, only variables the cfg or EnvPool's 16 make available count, and the
+step that ends an episode earns 0 (the engine has no state after the end). A name that is not a ViZDoom
+game variable is a ValueError.
 """,
                 starting_state="""
 Each reset draws the engine's seed from the env's generator (`DoomGame.set_seed`) and starts a new episode
