@@ -1309,7 +1309,7 @@ def test_an_env_closing_its_own_pool_is_refused(tmp_path):
     # The refusal's own text reaches the caller, also from a worker thread (numba's objmode used to
     # drop it there: the caller saw only "raised an exception").
     caller = [line for line in proc.stdout.splitlines() if line.startswith("CALLER GOT")]
-    for line, what in zip(caller, ("close()", "close()", "this call")):
+    for line, what in zip(caller, ("close()", "close()", "this call"), strict=True):
         assert f"step() raised RuntimeError: {what} on a pool from inside one of its own envs" in line, line
     assert "NOT REFUSED" not in proc.stdout and "DONE" in proc.stdout
 
