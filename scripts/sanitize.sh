@@ -35,8 +35,9 @@ build() {  # $1: asan|tsan, $2: -fsanitize= list
   ln -s "$root/build/$1"/_rlpool_core*.so "$pkg/rlpool/"
   # Hide EnvPool (its comparison tests then skip): its own extension frees operator-new memory with
   # free() at import, which ASan reports (alloc-dealloc-mismatch) before any rlpool code runs.
+  # ModuleNotFoundError: what pytest.importorskip skips on (pytest 9 fails on other ImportErrors).
   mkdir -p "$pkg/envpool"
-  echo 'raise ImportError("envpool is hidden under the sanitizers (scripts/sanitize.sh)")' > "$pkg/envpool/__init__.py"
+  echo 'raise ModuleNotFoundError("envpool is hidden under the sanitizers (scripts/sanitize.sh)", name="envpool")' > "$pkg/envpool/__init__.py"
   rm -rf "build/$1/logs"
   mkdir -p "build/$1/logs"
 }
