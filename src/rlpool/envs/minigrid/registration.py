@@ -273,7 +273,8 @@ area, start and goal), tested against minigrid's WFCEnv on images drawn by the t
                  "The agent in `agent_room_*`.", "Terminates when the blue ball is picked up."),
             _env("WFC", ("MiniGridWFC",),
                  "A level made by Wave Function Collapse from a pattern image (minigrid's WFCConfig options); "
-                 "reach the goal. The image is the user's to supply (see above).",
+                 "reach the goal. No minigrid release ships the presets' images: supply one with `pattern_path` or "
+                 "`RLPOOL_MINIGRID_WFC_PATTERNS` (a folder of minigrid's pattern files).",
                  "The largest connected free area of the level (with `ensure_connected`); the agent and the goal "
                  "on two distinct free cells at random, the agent facing a random direction.",
                  "Terminates on the goal."),
