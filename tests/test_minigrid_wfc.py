@@ -146,6 +146,7 @@ def goal(s: MinigridState) -> tuple[int, int]:
 def pvalues(ours: list[MinigridState], theirs: list[MinigridState]) -> dict[str, float]:
     """Chi-square p-values of rlpool's starts against minigrid's, per feature.
 
+    ``layout``: the walls as a whole (levels rarer than 10 pooled, so this tests only the levels that recur).
     ``cells``: the smallest of the per-cell 2 x 2 tests (wall or not, rlpool or minigrid), times the number of
     cells tested (Bonferroni: valid however the cells depend on each other).
     """
@@ -159,6 +160,7 @@ def pvalues(ours: list[MinigridState], theirs: list[MinigridState]) -> dict[str,
             f["goal_x"].append(gx)
             f["goal_y"].append(gy)
             f["walls"].append(int(walls(s).sum()))
+            f["layout"].append(walls(s).tobytes())  # the whole level, where few recur (the rings' shifts)
             f["mission"].append(s.mission)
         return f
 
