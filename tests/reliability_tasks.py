@@ -10,7 +10,13 @@ one family).
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import struct
+import tempfile
+import zlib
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,10 +30,35 @@ EXTRA_TASKS: list[str] = ["CartPole-v0"]
 # Discrete tasks whose action is a cost: sample actions from this [low, high] instead of the whole space.
 ACTION_RANGES: dict[str, tuple[int, int]] = {"BusyWork-v0": (0, 300)}
 
+
+
+def wfc_pattern() -> str:
+    """A small maze PNG for the MiniGrid-WFC-* tasks, drawn into a temporary folder (minigrid ships none).
+
+    White corridors between black walls, 9 x 7 pixels, written with zlib alone (no image library needed).
+    """
+    rows = ["#########", "#...#...#", "#.#.#.#.#", "#.#...#.#", "#.#####.#", "#.......#", "#########"]
+    raw = b"".join(b"\0" + bytes(v for c in r for v in ((0, 0, 0) if c == "#" else (255, 255, 255))) for r in rows)
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", len(rows[0]), len(rows), 8, 2, 0, 0, 0))
+           + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    folder = Path(tempfile.mkdtemp(prefix="rlpool-wfc-"))
+    atexit.register(shutil.rmtree, folder, True)
+    path = folder / "maze.png"
+    path.write_bytes(png)
+    return str(path)
+
+
 # Env options for the reliability tests (short episodes hit autoreset often).
 TASK_OPTIONS: dict[str, dict[str, Any]] = {
     "BusyWork-v0": {"episode_length": 7},
 }
+_WFC_PATTERN = wfc_pattern()
+TASK_OPTIONS.update({t: {"pattern_path": _WFC_PATTERN} for t in rlpool.list_all_envs()
+                     if t.startswith("MiniGrid-WFC-")})
 
 # Tests that don't choose the time limit themselves (soak) cut episodes longer than this
 # (Pong's games, DMC's 1000-step episodes) to SHORT_EPISODE steps, so that a short run

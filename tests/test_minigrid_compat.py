@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
+from reliability_tasks import TASK_OPTIONS
 
 import rlpool
 import rlpool.compat.envpool as compat
@@ -16,17 +17,16 @@ with warnings.catch_warnings():
     envpool = pytest.importorskip("envpool")
 
 ENVPOOL_IDS = [t for t in envpool.list_all_envs() if t.startswith("MiniGrid-")]
-# WFC ids: not implemented yet (see the family's reference page).
-MISSING = {t for t in ENVPOOL_IDS if "-WFC-" in t}
 
 
 def test_every_envpool_minigrid_id_is_there():
-    assert set(ENVPOOL_IDS) - MISSING <= set(rlpool.list_all_envs())
+    assert set(ENVPOOL_IDS) <= set(rlpool.list_all_envs())
 
 
-@pytest.mark.parametrize("task_id", sorted(set(ENVPOOL_IDS) - MISSING))
+@pytest.mark.parametrize("task_id", sorted(ENVPOOL_IDS))
 def test_layout_like_envpool(task_id):
-    ours = compat.make_gymnasium(task_id, num_envs=4, seed=3)
+    # The WFC ids get a pattern image (TASK_OPTIONS: one drawn by the tests; minigrid ships none).
+    ours = compat.make_gymnasium(task_id, num_envs=4, seed=3, **TASK_OPTIONS.get(task_id, {}))
     theirs = envpool.make_gymnasium(task_id, num_envs=4, seed=3)
     try:
         assert ours.spec.config.max_episode_steps == theirs.spec.config.max_episode_steps

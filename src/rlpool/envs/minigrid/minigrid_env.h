@@ -225,8 +225,9 @@ EnvSpec minigrid_spec_actions(const Config& config, int num_actions);
 // register_env_type for a Minigrid env type: its spec also gets the frame of
 // render() (the grid at 32 pixels a cell, minigrid's render_fps 10). The grid's
 // size comes from the options in each env's own way, so the spec builds an env
-// (from `create`) to read it.
-bool register_minigrid(EnvType type);
+// (from `create`) to read it, unless `grid_size` gives it from the options (an
+// env that cannot be built without an input file still has a spec then).
+bool register_minigrid(EnvType type, std::function<Pos(const Config&)> grid_size = nullptr);
 
 class MiniGridEnv;
 

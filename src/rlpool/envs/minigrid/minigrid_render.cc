@@ -260,13 +260,19 @@ void MiniGridEnv::render(const Frame& frame) {
   }
 }
 
-bool register_minigrid(EnvType type) {
-  type.spec = [spec = type.spec, create = type.create](const Config& config) {
+bool register_minigrid(EnvType type, std::function<Pos(const Config&)> grid_size) {
+  type.spec = [spec = type.spec, create = type.create, grid_size = std::move(grid_size)](const Config& config) {
     EnvSpec s = spec(config);
-    const auto env = create(config);
-    const auto& mg = dynamic_cast<const MiniGridEnv&>(*env);
-    s.render_width = mg.width * kTilePx;
-    s.render_height = mg.height * kTilePx;
+    Pos size;
+    if (grid_size) {
+      size = grid_size(config);
+    } else {
+      const auto env = create(config);
+      const auto& mg = dynamic_cast<const MiniGridEnv&>(*env);
+      size = {mg.width, mg.height};
+    }
+    s.render_width = size.x * kTilePx;
+    s.render_height = size.y * kTilePx;
     s.render_fps = kRenderFps;
     return s;
   };

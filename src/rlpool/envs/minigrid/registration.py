@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rlpool.envs.minigrid import wfc
 from rlpool.registry import register
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ MAX_STEPS: dict[str, Formula] = {
     "MiniGridObstructedMaze1Dlhb": lambda o: 4 * o["num_rooms_visited"] * 6**2,
     "MiniGridObstructedMazeFull": lambda o: 4 * o["num_rooms_visited"] * 6**2,
     "MiniGridObstructedMazeFullV1": lambda o: 4 * o["num_rooms_visited"] * 6**2,
+    "MiniGridWFC": lambda o: 20 * o["size"],
 }
 
 
@@ -131,6 +133,24 @@ for _name, _kib, _blocked, _q, _visited, _room in (
                  agent_room_j=_room[1])
 
 
+
+def _wfc_prepare(preset: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """max_steps' default and the preset's pattern image (``rlpool.envs.minigrid.wfc``)."""
+    max_steps = _prepare("MiniGridWFC")
+
+    def prepare(options: dict[str, Any]) -> dict[str, Any]:
+        return {**max_steps(options), **wfc.prepare(preset, options)}
+
+    return prepare
+
+
+# minigrid's default WFC presets; their images are the user's to supply (see wfc.py).
+for _name, _preset in wfc.PRESETS.items():
+    register(f"MiniGrid-WFC-{_name}-v0", "MiniGridWFC", max_episode_steps=20 * 25, prepare=_wfc_prepare(_name),
+             episode_steps=_episode_steps, pattern_width=_preset.pattern_width, output_periodic=_preset.periodic,
+             input_periodic=_preset.periodic)
+
+
 _ACTIONS = ("turn left", "turn right", "move forward", "pick up the object in front",
             "drop the carried object in front",
             "toggle (open/close a door, unlock it with a key of its colour, open a box)", "done")
@@ -177,8 +197,17 @@ episode's time limit defaults to it. `get_state`/`set_state` carry the grid (doo
 included), agent, carrying, step count, `max_steps`, mission and the env's own variables
 (`rlpool.envs.minigrid.state` builds one from a live minigrid env). With `render_mode="rgb_array"` every id
 (BabyAI's too) draws minigrid's `render()` frame in C++: the whole grid at 32 pixels a cell, the cells the agent
-sees highlighted, bitwise equal to minigrid's (`render_fps` 10). `MiniGrid-WFC-*` are not implemented:
-minigrid 3.2.0's wheel lacks their pattern images, so minigrid itself cannot make them to test against.
+sees highlighted, bitwise equal to minigrid's (`render_fps` 10).
+
+`MiniGrid-WFC-*` learn their levels by Wave Function Collapse from a pattern image, and no minigrid release
+ships those images (minigrid/envs/wfc/patterns/ is in neither its wheel nor its sdist), nor does rlpool. Supply
+one: the option `pattern_path` (a PNG; pixels whose red value is 0 are walls), or `RLPOOL_MINIGRID_WFC_PATTERNS`
+naming a folder that holds minigrid's pattern files by their minigrid names (`SimpleMaze.png`,
+`ScaledMaze.png`, `Fabric.png`, `Blackdots.png`, `Angular.png`, `Hogs.png`); the installed minigrid's own
+`patterns` folder is read too, should a release ship it. Without one, `make` raises a ValueError saying so
+(the spec and this page need none). The generator is minigrid's algorithm in C++ (patterns with rotations and
+reflections, overlap adjacency, the solver with minigrid's heuristics and backtracking, the largest connected
+area, start and goal), tested against minigrid's WFCEnv on images drawn by the tests.
 """,
         envs=(
             _env("Empty", ("MiniGridEmpty",), "An empty room; get to the green goal in the bottom-right corner.",
@@ -242,6 +271,13 @@ minigrid 3.2.0's wheel lacks their pattern images, so minigrid itself cannot mak
                  "balls (`blocked`). `v1` places each side room's keys after both of its doors (in `v0` a blocking "
                  "ball may cover a key).",
                  "The agent in `agent_room_*`.", "Terminates when the blue ball is picked up."),
+            _env("WFC", ("MiniGridWFC",),
+                 "A level made by Wave Function Collapse from a pattern image (minigrid's WFCConfig options); "
+                 "reach the goal. No minigrid release ships the presets' images: supply one with `pattern_path` or "
+                 "`RLPOOL_MINIGRID_WFC_PATTERNS` (a folder of minigrid's pattern files).",
+                 "The largest connected free area of the level (with `ensure_connected`); the agent and the goal "
+                 "on two distinct free cells at random, the agent facing a random direction.",
+                 "Terminates on the goal."),
         ) + babyai_registration.reference_envs(),
     )
 
