@@ -211,19 +211,11 @@ struct Model::Wave {
 
 bool Model::revise(Wave& w, int c) const {
   const int n = num_patterns();
-  const int i = c / w.cols;
-  const int j = c % w.cols;
   std::uint64_t* mine = w.cell(c, words_);
   bool changed = false;
   for (int d = 0; d < 4; ++d) {
-    int ni = i + kDirs[static_cast<std::size_t>(d)][0];
-    int nj = j + kDirs[static_cast<std::size_t>(d)][1];
-    const bool outside = ni < 0 || nj < 0 || ni >= w.rows || nj >= w.cols;
-    if (outside && params_.output_periodic) {
-      ni = (ni + w.rows) % w.rows;
-      nj = (nj + w.cols) % w.cols;
-    }
-    const std::uint64_t* theirs = (outside && !params_.output_periodic) ? nullptr : w.cell(ni * w.cols + nj, words_);
+    const int next = neighbour(w, c, d);
+    const std::uint64_t* theirs = next < 0 ? nullptr : w.cell(next, words_);
     for (int word = 0; word < words_; ++word) {
       std::uint64_t bits = mine[word];
       while (bits != 0) {
@@ -245,19 +237,27 @@ bool Model::revise(Wave& w, int c) const {
       }
     }
   }
-  if (changed) {
-    for (const auto& dir : kDirs) {
-      int ni = i + dir[0];
-      int nj = j + dir[1];
-      if (ni < 0 || nj < 0 || ni >= w.rows || nj >= w.cols) {
-        if (!params_.output_periodic) continue;
-        ni = (ni + w.rows) % w.rows;
-        nj = (nj + w.cols) % w.cols;
-      }
-      w.push(ni * w.cols + nj);
-    }
-  }
+  if (changed) push_neighbours(w, c);
   return w.count[static_cast<std::size_t>(c)] > 0;
+}
+
+// The cell next to c in direction d (kDirs), wrapped when the output is
+// periodic; -1 past the edge otherwise.
+int Model::neighbour(const Wave& w, int c, int d) const {
+  int ni = c / w.cols + kDirs[static_cast<std::size_t>(d)][0];
+  int nj = c % w.cols + kDirs[static_cast<std::size_t>(d)][1];
+  if (ni < 0 || nj < 0 || ni >= w.rows || nj >= w.cols) {
+    if (!params_.output_periodic) return -1;
+    ni = (ni + w.rows) % w.rows;
+    nj = (nj + w.cols) % w.cols;
+  }
+  return ni * w.cols + nj;
+}
+
+void Model::push_neighbours(Wave& w, int c) const {
+  for (int d = 0; d < 4; ++d) {
+    if (const int n = neighbour(w, c, d); n >= 0) w.push(n);
+  }
 }
 
 // Every set made consistent with its neighbours' (the fixed point minigrid's whole-wave sweeps reach);
@@ -281,18 +281,7 @@ bool Model::solve(Wave& w, const std::vector<double>& prefs, Rng& rng) const {
   const int cells = w.rows * w.cols;
   auto touch = [&](int c) {  // c changed: it and its neighbours are checked again
     w.push(c);
-    const int i = c / w.cols;
-    const int j = c % w.cols;
-    for (const auto& dir : kDirs) {
-      int ni = i + dir[0];
-      int nj = j + dir[1];
-      if (ni < 0 || nj < 0 || ni >= w.rows || nj >= w.cols) {
-        if (!params_.output_periodic) continue;
-        ni = (ni + w.rows) % w.rows;
-        nj = (nj + w.cols) % w.cols;
-      }
-      w.push(ni * w.cols + nj);
-    }
+    push_neighbours(w, c);
   };
   Wave saved;
   // A level takes at most one step a cell, plus one per backtrack (each removes a pattern somewhere).

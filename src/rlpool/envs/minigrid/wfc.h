@@ -74,6 +74,8 @@ class Model {
   bool solve(Wave& wave, const std::vector<double>& prefs, Rng& rng) const;
   bool propagate(Wave& wave) const;
   bool revise(Wave& wave, int cell) const;
+  int neighbour(const Wave& wave, int cell, int direction) const;
+  void push_neighbours(Wave& wave, int cell) const;
 
   Params params_;
   int words_ = 0;                          // 64-bit words of a pattern set
