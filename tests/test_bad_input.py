@@ -1091,6 +1091,124 @@ def test_atari_state_check_names_the_field():
     env.close()
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        (0, -5, r"left paddle is -5 \(valid: 27450 to 790196\)"),
+        (4, 2**31 - 1, r"right paddle is 2147483647 \(valid: 27450 to 790196\)"),
+        (8, -1, r"frame number is -1 \(valid: 0 to "),
+        (12, 2**30, r"episode frame number is 1073741824 \(valid: 0 to \d+\)"),
+        (16, 7, r"taken in game mode 7, difficulty 0; this env plays mode 0, difficulty 0"),
+        (20, 3, r"taken in game mode 0, difficulty 3"),
+        (-8, 0, r"its paddle range is not this env's"),
+    ],
+)
+def test_atari_state_settings_are_the_envs(field, value, message):
+    """The fields ALE keeps outside the console: its paddles (a resistance is computed from each,
+    within the paddle range), its frame counters (ALE adds to them in int arithmetic) and the game
+    mode and difficulty (a mode the game lacks makes every later reset throw). A signed state may
+    not change the env's settings or put a paddle outside its range."""
+    pytest.importorskip("ale_py")
+    import struct
+
+    namespace: dict = {}
+    exec(ATARI_CHECKSUM, namespace)
+    env = rlpool.make("Pong-v5", num_envs=1, num_threads=1, seed=1, stack_num=1, img_height=8, img_width=8)
+    env.reset()
+    good = env.get_state(0)
+    # ALE's part: six ints (paddles, frame counters, mode, difficulty), the console, two ints
+    # (the paddle range).
+    at = len(good) - struct.unpack_from("<Q", good, 48)[0] + field if field >= 0 else len(good) + field
+    blob = bytearray(good)
+    struct.pack_into("<i", blob, at, value)
+    namespace["sign"](blob)
+    with pytest.raises(ValueError, match=message):
+        env.set_state(0, bytes(blob))
+    assert env.get_state(0) == good
+    env.close()
+
+
+def test_atari_state_of_another_game_mode_is_refused():
+    """A genuine state of Freeway in mode 1 does not go into an env made for mode 0."""
+    pytest.importorskip("ale_py")
+    kw = dict(num_envs=1, num_threads=1, stack_num=1, img_height=8, img_width=8)
+    other = rlpool.make("Freeway-v5", mode=1, **kw)
+    other.reset()
+    env = rlpool.make("Freeway-v5", **kw)
+    env.reset()
+    with pytest.raises(ValueError, match=r"taken in game mode 1, difficulty 0; this env plays mode 0"):
+        env.set_state(0, other.get_state(0))
+    other.close()
+    env.close()
+
+
+@pytest.mark.timeout(300)
+def test_atari_state_loaded_mid_frame_plays_on_as_in_a_fresh_env():
+    """A console left in the middle of a frame (here by a signed state whose CPU runs a loop in
+    RAM, which first maps slice 0 into an E0 cartridge's three segments) and then given a genuine
+    state plays on exactly as a twin that only loaded the genuine state. ALE's TIA kept its frame
+    pointer where the open frame had left it (the next frame was drawn from there, past the end of
+    the buffer), and its E0 cartridge kept the slices mapped before the load. One game per
+    cartridge type in use."""
+    pytest.importorskip("ale_py")
+    games = CRAFTED_STATE_GAMES + ("Tutankham",)
+    proc = run_script(
+        ATARI_CHECKSUM + textwrap.dedent(f"""
+        import struct
+        import numpy as np
+        import rlpool
+
+        def cpu_pc_and_riot_ram(blob):
+            # Offsets in a state, by ALE 0.12.1's layout: its six ints and the console's length,
+            # then the ROM checksum, the System (name, cycles, generator), the CPU, the RIOT.
+            p = len(blob) - struct.unpack_from("<Q", blob, 48)[0] + 24 + 4
+            def past_string(p):
+                return p + 4 + struct.unpack_from("<i", blob, p)[0]
+            p = past_string(past_string(p))
+            p = past_string(p + 4)
+            high = blob[p + 4:p + 13] == b"M6502High"
+            p = past_string(p)
+            pc = p + 20  # after A, X, Y, SP, IR
+            p = past_string(p + 24 + 7 * 4 + 4 + (8 if high else 0))
+            assert blob[p - 5:p] == b"M6532" and struct.unpack_from("<i", blob, p)[0] == 128
+            return pc, p + 4
+
+        # LDA $1FE0; LDA $1FE8; LDA $1FF0 (E0's hotspots; no other type in use switches there);
+        # then JMP to itself: the frame never ends.
+        code = (0xAD, 0xE0, 0x1F, 0xAD, 0xE8, 0x1F, 0xAD, 0xF0, 0x1F, 0x4C, 0x89, 0x00)
+        for game in {games!r}:
+            env = rlpool.make(f"{{game}}-v5", num_envs=1, num_threads=1, seed=1)
+            twin = rlpool.make(f"{{game}}-v5", num_envs=1, num_threads=1, seed=1)
+            env.reset()
+            twin.reset()
+            for _ in range(30):
+                env.step(np.array([1]))
+            good = env.get_state(0)
+            twin.set_state(0, good)
+            pc, ram = cpu_pc_and_riot_ram(good)
+            stuck = bytearray(good)
+            struct.pack_into("<i", stuck, pc, 0x80)
+            for i, byte in enumerate(code):
+                struct.pack_into("<i", stuck, ram + 4 * i, byte)
+            sign(stuck)
+            env.set_state(0, bytes(stuck))
+            for _ in range(3):
+                env.step(np.array([0]))
+            env.set_state(0, good)
+            rng = np.random.default_rng(0)
+            for t in range(40):
+                a = rng.integers(0, int(env.action_space.nvec[0]), 1)
+                x, y = env.step(a), twin.step(a)
+                assert np.array_equal(x[0], y[0]) and x[1][0] == y[1][0], f"{{game}}: step {{t}} differs"
+            print("SAME", game)
+        """),
+        timeout=280,
+    )
+    assert proc.returncode == 0, f"exit code {proc.returncode}:\n{proc.stderr[-3000:]}"
+    for game in games:
+        assert f"SAME {game}" in proc.stdout, proc.stdout
+
+
 @pytest.mark.timeout(120)
 def test_atari_state_with_a_huge_embedded_length_is_refused_without_allocating():
     """ALE's state holds length-prefixed strings: a length of 2**31 - 1 in a 42 KB blob must be a

@@ -462,7 +462,11 @@ class AtariEnv final : public Env {
     std::array<std::uint8_t, 256> index{};
     for (int v = 0; v < 256; ++v) index[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(v);
     auto& palette = ale->theOSystem->colourPalette();
-    palette.applyPaletteGrayscale(gray_.data(), index.data(), 256);
+    // ALE's palette interleaves colour and gray (gray of v at entry v + 1):
+    // asked for 255 it would read past the table's end. Screens hold even
+    // values; an odd one comes only from a colour register set by a state.
+    palette.applyPaletteGrayscale(gray_.data(), index.data(), 255);
+    gray_[255] = 0;
     std::array<std::uint8_t, 3 * 256> rgb{};
     palette.applyPaletteRGB(rgb.data(), index.data(), 256);
     for (std::size_t v = 0; v < 256; ++v) {

@@ -5,6 +5,7 @@
 #include "state_check.h"
 
 #include <limits>
+#include <utility>
 #include <stdexcept>
 #include <string>
 
@@ -17,6 +18,10 @@ constexpr std::int32_t kScanline = 228;                                 // TIA c
 constexpr std::int32_t kVisibleWidth = 160;
 constexpr std::int32_t kAny = std::numeric_limits<std::int32_t>::min();  // an entry of any value
 constexpr std::int32_t kAll = std::numeric_limits<std::int32_t>::max();
+// Clocks the TIA adds to or subtracts from others in int arithmetic: genuine
+// ones stay within a few frames' clocks of zero (or at INT_MAX, "none").
+constexpr std::int32_t kClockBound = 1 << 30;
+constexpr std::int32_t kMaxFrames = kAll - (1 << 24);  // room for 16 million more frames before int overflow
 
 [[noreturn]] void bad(const std::string& what) {
   throw std::invalid_argument("not a valid Atari env state: " + what);
@@ -80,8 +85,9 @@ struct Walk {
   std::vector<std::int32_t>& counts;
   const std::vector<std::int32_t>* want;
 
-  // An array: its length, then its entries (each within [lo, hi]).
-  void array(const char* what, std::int32_t lo, std::int32_t hi) {
+  // An array's length: the genuine snapshot's (ALE writes that many entries
+  // into a fixed buffer), or while learning, one the bytes left can hold.
+  std::int32_t length(const char* what) {
     const std::int32_t n = r.i32(what);
     if (want != nullptr) {
       const std::size_t k = counts.size();
@@ -93,19 +99,16 @@ struct Walk {
       bad(std::string("the length of the ") + what + " is wrong");
     }
     counts.push_back(n);
-    for (std::int32_t i = 0; i < n; ++i) r.in(what, lo, hi);
+    return n;
+  }
+
+  // An array of ints, each within [lo, hi].
+  void array(const char* what, std::int32_t lo, std::int32_t hi) {
+    for (std::int32_t i = length(what); i > 0; --i) r.in(what, lo, hi);
   }
 
   void bools(const char* what) {
-    const std::int32_t n = r.i32(what);
-    if (want != nullptr) {
-      const std::size_t k = counts.size();
-      if (k >= want->size() || n != (*want)[k]) bad(std::string("the ") + what + " has the wrong length");
-    } else if (n < 0 || static_cast<std::size_t>(n) > r.left() / 4) {
-      bad(std::string("the length of the ") + what + " is wrong");
-    }
-    counts.push_back(n);
-    for (std::int32_t i = 0; i < n; ++i) r.boolean(what);
+    for (std::int32_t i = length(what); i > 0; --i) r.boolean(what);
   }
 };
 
@@ -177,16 +180,34 @@ void StateCheck::check(std::string_view snapshot) const { walk(snapshot, &layout
 StateCheck::Layout StateCheck::walk(std::string_view snapshot, const Layout* expected, std::size_t game_bytes) {
   Layout L;
   Reader outer(snapshot);
-  outer.i32("left paddle");
-  outer.i32("right paddle");
-  outer.i32("frame number");
-  outer.i32("episode frame number");
-  outer.i32("game mode");
-  outer.i32("game difficulty");
+  const std::int32_t left_paddle = outer.i32("left paddle");
+  const std::int32_t right_paddle = outer.i32("right paddle");
+  // ALE adds the frames of each step to both counters in int arithmetic.
+  const std::int32_t frames = outer.in("frame number", 0, kMaxFrames);
+  outer.in("episode frame number", 0, frames);
+  L.mode = outer.i32("game mode");
+  L.difficulty = outer.i32("game difficulty");
   const std::string_view console = outer.str("console snapshot");
-  outer.i32("paddle minimum");
-  outer.i32("paddle maximum");
+  L.paddle_min = outer.i32("paddle minimum");
+  L.paddle_max = outer.i32("paddle maximum");
   if (outer.left() != 0) bad("it has bytes after its end");
+  if (expected != nullptr) {
+    if (L.mode != expected->mode || L.difficulty != expected->difficulty) {
+      bad("it was taken in game mode " + std::to_string(L.mode) + ", difficulty " + std::to_string(L.difficulty) +
+          "; this env plays mode " + std::to_string(expected->mode) + ", difficulty " +
+          std::to_string(expected->difficulty));
+    }
+    if (L.paddle_min != expected->paddle_min || L.paddle_max != expected->paddle_max) {
+      bad("its paddle range is not this env's");
+    }
+  }
+  // ALE keeps the paddles within their range (their resistance is computed from it).
+  for (const auto& [what, v] : {std::pair{"left paddle", left_paddle}, std::pair{"right paddle", right_paddle}}) {
+    if (v < L.paddle_min || v > L.paddle_max) {
+      bad(std::string(what) + " is " + std::to_string(v) + " (valid: " + std::to_string(L.paddle_min) + " to " +
+          std::to_string(L.paddle_max) + ")");
+    }
+  }
 
   Reader r(console);
   Walk w{r, L.counts, expected != nullptr ? &expected->counts : nullptr};
@@ -213,7 +234,7 @@ StateCheck::Layout StateCheck::walk(std::string_view snapshot, const Layout* exp
   // timer registers); any other is a shift the C++ leaves undefined.
   r.name("M6532");
   w.array("RIOT RAM", kAny, kAll);
-  r.i32("RIOT timer");
+  r.in("RIOT timer", 0, 255);  // an 8-bit register, shifted left by the interval
   const std::int32_t shift = r.i32("RIOT timer interval");
   if (shift != 0 && shift != 3 && shift != 6 && shift != 10) {
     bad("RIOT timer interval is " + std::to_string(shift) + " (valid: 0, 3, 6 or 10)");
@@ -231,8 +252,8 @@ StateCheck::Layout StateCheck::walk(std::string_view snapshot, const Layout* exp
   const std::int32_t frame = r.in("TIA frame start clock", -(kScanline - 1), 0);
   const std::int32_t start = r.i32("TIA display start clock");
   const std::int32_t stop = r.i32("TIA display stop clock");
-  L.start_offset = start - frame;
-  L.stop_offset = stop - frame;
+  L.start_offset = std::int64_t{start} - frame;  // in 64 bits: a crafted clock must not overflow
+  L.stop_offset = std::int64_t{stop} - frame;
   if (expected != nullptr && (L.start_offset != expected->start_offset || L.stop_offset != expected->stop_offset)) {
     bad("its TIA display window is not this game's");
   }
@@ -241,7 +262,7 @@ StateCheck::Layout StateCheck::walk(std::string_view snapshot, const Layout* exp
   r.in("TIA clocks to the end of the scanline", 0, kScanline);
   r.i32("TIA scanlines in the last frame");
   r.i32("TIA current scanline");
-  r.i32("TIA VSYNC finish clock");
+  r.in("TIA VSYNC finish clock", -kClockBound, kAll);
   for (const char* reg : {"TIA enabled objects", "TIA VSYNC", "TIA VBLANK", "TIA NUSIZ0", "TIA NUSIZ1",
                           "TIA COLUP0", "TIA COLUP1", "TIA COLUPF", "TIA COLUBK", "TIA CTRLPF",
                           "TIA playfield priority"}) {
@@ -262,12 +283,12 @@ StateCheck::Layout StateCheck::walk(std::string_view snapshot, const Layout* exp
   }
   r.i32("TIA current GRP0");
   r.i32("TIA current GRP1");
-  r.i32("TIA last HMOVE clock");
+  r.in("TIA last HMOVE clock", -kClockBound, kClockBound);
   r.boolean("TIA HMOVE blank flag");
   r.boolean("TIA Cosmic Ark flag");
   r.in("TIA Cosmic Ark counter", 0, 3);
   r.boolean("TIA dump flag");
-  r.i32("TIA dump disabled cycle");
+  r.in("TIA dump disabled cycle", -kClockBound, kClockBound);
   r.name("TIASound");  // ALE's null sound reads its registers and drops them
   for (int i = 0; i < 7; ++i) r.i32("TIA sound registers");
 

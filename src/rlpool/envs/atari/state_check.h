@@ -35,8 +35,11 @@ class StateCheck {
  private:
   struct Layout {
     std::string md5, cpu, cart;
+    // The env's settings, which a state may not change: a mode the game lacks
+    // makes every later reset throw, and the paddles' range bounds them.
+    std::int32_t mode = 0, difficulty = 0, paddle_min = 0, paddle_max = 0;
     std::vector<std::int32_t> counts;  // every array's length, in order
-    std::int32_t start_offset = 0, stop_offset = 0;  // TIA display window - frame start
+    std::int64_t start_offset = 0, stop_offset = 0;  // TIA display window - frame start
     std::size_t tail = 0;  // bytes after the cartridge: the game's fields, then ALE's generator
   };
   static Layout walk(std::string_view snapshot, const Layout* expected, std::size_t game_bytes);
