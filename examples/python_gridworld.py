@@ -5,7 +5,8 @@ walls, a key and a door at random on a 9x9 grid; the agent (4 moves, which
 slip to a random direction with probability ``slip``) must fetch the key,
 then reach the door. It shows what a Python-written env can declare: a dict
 state, a dict observation mixing Box, Discrete and MultiBinary entries, an
-info entry, int and float options, and random numbers in both functions.
+info entry, int and float options, random numbers in both functions, and a
+``render`` that draws the grid (``render_mode="rgb_array"``).
 
     python examples/python_gridworld.py
 """
@@ -20,6 +21,11 @@ MOVES = np.array([[-1, 0], [0, 1], [1, 0], [0, -1]], dtype=np.int64)  # up, righ
 STEP_REWARD = -0.01
 KEY_REWARD = 0.5
 DOOR_REWARD = 1.0
+CELL = 16  # pixels a cell in rendered frames
+# Colours of the frame: floor, wall, key, door (locked), door (open: the agent has the key), agent.
+COLOURS = np.array(
+    [[40, 40, 40], [128, 128, 128], [240, 200, 40], [140, 80, 30], [60, 180, 75], [230, 50, 50]], dtype=np.uint8
+)
 
 
 def _free_cell(state, rng):
@@ -66,6 +72,8 @@ def _observe(state, obs, info):
     },
     options={"num_walls": 10, "slip": 0.1},
     max_episode_steps=200,
+    render_size=(SIZE * CELL, SIZE * CELL),  # (width, height) of the frames render draws
+    render_fps=8,
 )
 class KeyDoorGrid:
     @staticmethod
@@ -106,13 +114,26 @@ class KeyDoorGrid:
         _observe(state, obs, info)
         return reward, terminated
 
+    @staticmethod
+    def render(state, frame):
+        """The grid, CELL pixels a cell, with a one-pixel floor-coloured gap; the agent a smaller square."""
+        for r in range(SIZE):
+            for c in range(SIZE):
+                kind = state.grid[r, c]
+                if kind == 3 and state.has_key[0] == 1:
+                    kind = 4
+                frame[r * CELL + 1 : (r + 1) * CELL, c * CELL + 1 : (c + 1) * CELL, :] = COLOURS[kind]
+        r, c = state.agent[0], state.agent[1]
+        frame[r * CELL + 4 : (r + 1) * CELL - 3, c * CELL + 4 : (c + 1) * CELL - 3, :] = COLOURS[5]
+
 
 if __name__ == "__main__":
     import rlpool
 
-    envs = rlpool.make("KeyDoorGrid-v0", num_envs=32, seed=0, slip=0.2)
+    envs = rlpool.make("KeyDoorGrid-v0", num_envs=32, seed=0, slip=0.2, render_mode="rgb_array")
     obs, info = envs.reset()
     print({k: v[0].tolist() for k, v in obs.items()}, "distance", info["distance"][0])
+    print("frame of env 0:", envs.render().shape)
     returns, finished = np.zeros(32), []
     for _ in range(5000):
         obs, reward, terminated, truncated, info = envs.step(envs.action_space.sample())

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
+#include <typeinfo>
 
 #include "render.h"
 
@@ -479,11 +480,18 @@ void Pool::render(const std::vector<int>& env_ids, int width, int height, int ca
   for (std::size_t i = 0; i < env_ids.size(); ++i) {
     std::uint8_t* out = rgb + i * frame_bytes;
     Env& env = *envs_[static_cast<std::size_t>(env_ids[i])].env;
-    if (direct) {
-      env.render(Frame{width, height, camera_id, out});
-    } else {
-      env.render(Frame{spec_.render_width, spec_.render_height, camera_id, render_scratch_.data()});
-      resize_rgb(render_scratch_.data(), spec_.render_width, spec_.render_height, out, width, height);
+    try {
+      if (direct) {
+        env.render(Frame{width, height, camera_id, out});
+      } else {
+        env.render(Frame{spec_.render_width, spec_.render_height, camera_id, render_scratch_.data()});
+        resize_rgb(render_scratch_.data(), spec_.render_width, spec_.render_height, out, width, height);
+      }
+    } catch (const std::runtime_error& ex) {
+      // An env's own failure (e.g. a Python-written env's render raising) names the env, as step's do;
+      // the std::runtime_error subclasses keep their own Python types.
+      if (typeid(ex) != typeid(std::runtime_error)) throw;
+      throw std::runtime_error("env " + std::to_string(env_ids[i]) + ": " + ex.what());
     }
   }
 }

@@ -6,8 +6,9 @@
   ``integers`` and ``bits``.
 - ``guarded_call``: calls a jitted function and, if it raises, hands the
   exception's text to the C++ env instead of letting it escape compiled code.
-- ``store_step_result`` / ``check_reset_result``: type-check what the user's
-  functions return, with messages that say what was expected.
+- ``store_step_result`` / ``check_reset_result`` / ``check_render_result``:
+  type-check what the user's functions return, with messages that say what
+  was expected.
 """
 
 from __future__ import annotations
@@ -229,6 +230,22 @@ def check_reset_result(result: Any) -> None:
 def _check_reset_result(result: Any) -> Any:
     if not isinstance(result, (types.NoneType, types.Omitted)) and result is not None:
         raise TypingError(f"reset() must return nothing (it writes obs); it returns {result}")
+
+    def impl(result: Any) -> None:
+        return None
+
+    return impl
+
+
+def check_render_result(result: Any) -> None:
+    """Nothing at run time; at compile time, render() must return None (compiled only)."""
+    raise NotImplementedError("check_render_result runs in compiled code only")
+
+
+@overload(check_render_result)
+def _check_render_result(result: Any) -> Any:
+    if not isinstance(result, (types.NoneType, types.Omitted)) and result is not None:
+        raise TypingError(f"render() must return nothing (it writes frame); it returns {result}")
 
     def impl(result: Any) -> None:
         return None

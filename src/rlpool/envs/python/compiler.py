@@ -1,9 +1,9 @@
-"""Compilation and its disk cache: from a declared ``PythonTask`` to two C-callable functions.
+"""Compilation and its disk cache: from a declared ``PythonTask`` to its C-callable functions.
 
 ``compile_task`` writes the task's wrapper module (``codegen.wrapper_source``)
 into ``cache_dir()`` under a name keyed by everything the compiled code
 depends on (the wrapper's text, the numba and numpy versions, this package's
-own sources, the qualified names of ``reset`` and ``step``, and the source
+own sources, the qualified names of ``reset``, ``step`` and ``render``, and the source
 files and module names of those and of the functions they call), imports it and has numba compile its entries with
 ``cfunc(cache=True)``, so a second process loads the compiled code instead of
 compiling. When a function's source cannot be tracked (no source file, or a
@@ -43,7 +43,7 @@ _RLPOOL_DIR = os.path.realpath(_PACKAGE_DIR.parents[1]) + os.sep
 
 
 class CompileError(Exception):
-    """numba could not compile a Python-written env's ``reset`` or ``step``; the message is numba's."""
+    """numba could not compile a Python-written env's ``reset``, ``step`` or ``render``; the message is numba's."""
 
 
 def cache_dir() -> Path:
@@ -60,9 +60,9 @@ def clear_cache() -> None:
 
 
 def compile_task(t: PythonTask, cache: bool) -> None:
-    """Compile ``t``'s ``reset``/``step`` (or load them from the disk cache when ``cache``).
+    """Compile ``t``'s ``reset``/``step``/``render`` (or load them from the disk cache when ``cache``).
 
-    Sets ``t.compiled`` (the two ``numba.cfunc`` objects, whose ``address`` the
+    Sets ``t.compiled`` (the ``numba.cfunc`` objects of ``t.functions``, whose ``address`` the
     C++ env calls), ``t.compile_seconds``, ``t.cache_hit`` and ``t.module_path``
     (the cached wrapper's file, None when compiled in memory).
 
@@ -80,12 +80,13 @@ def compile_task(t: PythonTask, cache: bool) -> None:
 
     source = wrapper_source(t)
     files: set[str] | None = set()
-    for fn in (t.reset, t.step):
+    for fn in t.functions:
         found = _source_files(fn)
         files = None if found is None or files is None else files | found
     key = hashlib.sha256()
-    # Which functions are reset and step: the same files may hold others (reset_easy, reset_hard).
-    roles = f"reset={t.reset.__module__}.{t.reset.__qualname__} step={t.step.__module__}.{t.step.__qualname__}"
+    # Which functions are reset, step and render: the same files may hold others (reset_easy, reset_hard).
+    kinds = ("reset", "step", "render")
+    roles = " ".join(f"{k}={fn.__module__}.{fn.__qualname__}" for k, fn in zip(kinds, t.functions, strict=False))
     for part in (source, roles, numba.__version__, np.__version__, str(WRAPPER_VERSION)):
         key.update(part.encode() + b"\0")
     for own in sorted(_PACKAGE_DIR.glob("*.py")):  # this package's code, the numba extensions included
@@ -241,7 +242,7 @@ def _explain(t: PythonTask, kind: str, error: Exception) -> str:
 
     message = _ANSI.sub("", str(error))
     lines = message.splitlines()
-    found = (_source_files(t.reset) or set()) | (_source_files(t.step) or set())
+    found = set().union(*(_source_files(fn) or set() for fn in t.functions))
     files = {os.path.abspath(p) for p in found if not p.startswith("module:")}
     head = f"{t.task_id}: numba could not compile {kind}()"
     for i, line in enumerate(lines):
@@ -261,7 +262,7 @@ def _explain(t: PythonTask, kind: str, error: Exception) -> str:
         if ours:
             head += f": {ours[0].removeprefix('TypingError: ')}"
     return (
-        f"{head}\n\nreset/step may use numba's nopython subset of Python and NumPy only: see "
+        f"{head}\n\nreset/step/render may use numba's nopython subset of Python and NumPy only: see "
         "https://numba.readthedocs.io/en/stable/reference/pysupported.html and "
         "https://numba.readthedocs.io/en/stable/reference/numpysupported.html. numba's full message:\n\n"
         f"{message}"
@@ -274,17 +275,21 @@ def _compile_module(t: PythonTask, module: pytypes.ModuleType, cache: bool) -> N
     from numba.core.errors import NumbaError
 
     jit = numba.njit(boundscheck=True, error_model="numpy")
-    for fn in (t.reset, t.step):
+    for fn in t.functions:
         _register_helpers(fn)
     module.user_reset = jit(t.reset)
     module.user_step = jit(t.step)
+    entries = [("reset", module.reset_entry), ("step", module.step_entry)]
+    if t.render is not None:
+        module.user_render = jit(t.render)
+        entries.append(("render", module.render_entry))
     start = time.perf_counter()
     # Bounds-check every function compiled for this env, the user's helpers included.
     old = numba_config.BOUNDSCHECK
     numba_config.BOUNDSCHECK = 1
     try:
         compiled = []
-        for kind, entry in (("reset", module.reset_entry), ("step", module.step_entry)):
+        for kind, entry in entries:
             try:
                 try:
                     compiled.append(numba.cfunc(module.SIGNATURE, cache=cache)(entry))

@@ -1,10 +1,11 @@
-"""Declaring a Python-written task: from gymnasium spaces and ``reset``/``step`` functions to engine arrays.
+"""Declaring a Python-written task: from gymnasium spaces and ``reset``/``step``/``render`` functions to engine arrays.
 
 ``declare_task`` checks everything ``rlpool.python_env.register`` is given,
 before anything compiles, and turns it into a ``PythonTask``: one
 ``EngineArray`` per observation entry, info entry, state field and the
-action, the state's byte layout, the typed options, and ``spec_text``, the
-compact description ``numba_env.cc`` parses from the task's ``_spec`` option.
+action, the state's byte layout, the typed options, the frame size of an
+optional ``render``, and ``spec_text``, the compact description
+``numba_env.cc`` parses from the task's ``_spec`` option.
 Invalid declarations raise ``ValueError``/``TypeError`` naming the problem.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 import keyword
+import math
 import types as pytypes
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -27,6 +29,10 @@ RESET_ARGUMENTS = ("state", "obs", "info", "rng", "params")
 """The arguments a ``reset`` function may take, by name."""
 STEP_ARGUMENTS = ("state", "action", "obs", "info", "rng", "params")
 """The arguments a ``step`` function may take, by name."""
+RENDER_ARGUMENTS = ("state", "frame", "params")
+"""The arguments a ``render`` function may take, by name (``frame``: the uint8 (height, width, 3) picture)."""
+MAX_RENDER_SIDE = 16384
+"""The largest frame width or height a task may declare (the engine's limit on a render size)."""
 
 # Engine dtypes an observation, info entry or action may have.
 ENGINE_DTYPES = ("bool", "uint8", "int32", "int64", "float32", "float64")
@@ -80,16 +86,27 @@ class PythonTask:
     state_bytes: int
     options: dict[str, Any]
     spec_text: str
+    render: Callable[..., Any] | None = None
+    """``render(state, frame, params)``, or None: the task does not render."""
+    render_size: tuple[int, int] = (0, 0)
+    """(width, height) of the frames ``render`` draws; (0, 0) without ``render``."""
+    render_fps: float = 30.0
+    """Frames per second of a video of the task (gymnasium's ``metadata["render_fps"]``)."""
     compile_seconds: float = 0.0
     cache_hit: bool = False
     """Whether both functions were loaded from the disk cache instead of compiled."""
     module_path: Path | None = None
     compiled: list[Any] = field(default_factory=list, repr=False)
-    """numba's compiled ``reset`` and ``step`` (``numba.cfunc`` objects); holding them keeps the code alive."""
+    """numba's compiled ``reset``, ``step`` and ``render`` if any (``numba.cfunc``); they keep the code alive."""
+
+    @property
+    def functions(self) -> list[Callable[..., Any]]:
+        """The user's functions: ``reset``, ``step`` and ``render`` where the task has one."""
+        return [self.reset, self.step] + ([self.render] if self.render is not None else [])
 
 
 def parameter_names(fn: Callable[..., Any]) -> list[str]:
-    """The names of ``fn``'s parameters, in order: the arguments a declared ``reset``/``step`` gets."""
+    """The names of ``fn``'s parameters, in order: the arguments a declared ``reset``/``step``/``render`` gets."""
     return list(inspect.signature(fn).parameters)
 
 
@@ -103,8 +120,15 @@ def declare_task(
     info: Mapping[str, Any] | None,
     options: Mapping[str, Any] | None,
     max_episode_steps: int,
+    render: Any = None,
+    render_size: Any = None,
+    render_fps: Any = None,
 ) -> PythonTask:
     """Check a task's declaration and build its ``PythonTask`` (not yet compiled), ``spec_text`` included.
+
+    ``render`` (a function, or None), ``render_size`` ((width, height), needed
+    with ``render`` and refused without it) and ``render_fps`` (a positive
+    number, default 30) declare the task's frames.
 
     Raises:
         ValueError, TypeError: a declaration is invalid (the message names it),
@@ -121,6 +145,10 @@ def declare_task(
     step_fn = _function(step, "step")
     reset_args = _arguments(reset_fn, "reset", RESET_ARGUMENTS)
     step_args = _arguments(step_fn, "step", STEP_ARGUMENTS)
+    render_fn, frame_size, fps = _render_declaration(render, render_size, render_fps)
+    render_args = _arguments(render_fn, "render", RENDER_ARGUMENTS) if render_fn is not None else []
+    if render_fn is not None and "frame" not in render_args:
+        raise ValueError("render(): it must take frame, the (height, width, 3) uint8 array it draws into")
 
     obs_arrays, obs_kind = _obs_arrays(obs)
     action_array = _action_array(action)
@@ -135,7 +163,7 @@ def declare_task(
     for name in params:
         if name in registry.POOL_OPTIONS:
             raise ValueError(f"options: {name!r} is a pool option every task has")
-    for fn_name, names in (("reset", reset_args), ("step", step_args)):
+    for fn_name, names in (("reset", reset_args), ("step", step_args), ("render", render_args)):
         if "info" in names and not info_arrays:
             raise ValueError(f"{fn_name}() takes info, but the task declares no info=")
         if "params" in names and not params:
@@ -159,6 +187,9 @@ def declare_task(
         state_bytes=size,
         options=params,
         spec_text="",
+        render=render_fn,
+        render_size=frame_size,
+        render_fps=fps,
     )
     t.spec_text = spec_text(t)
     return t
@@ -172,6 +203,8 @@ def spec_text(t: PythonTask) -> str:
     lines += [a.encode("info") for a in t.info]
     lines.append(t.action.encode("action"))
     lines.append(f"kind {t.obs_kind}")
+    if t.render is not None:
+        lines.append(f"render {t.render_size[0]} {t.render_size[1]} {float(t.render_fps).hex()}")
     for name, default in t.options.items():
         kind = "b" if isinstance(default, bool) else "i" if isinstance(default, int) else "f"
         lines.append(f"param {name} {kind}")
@@ -292,6 +325,35 @@ def _options(options: Mapping[str, Any] | None) -> dict[str, Any]:
         else:
             raise TypeError(f"options: {name!r} needs a bool, int or float default, got {default!r}")
     return out
+
+
+def _render_declaration(render: Any, size: Any, fps: Any) -> tuple[Callable[..., Any] | None, tuple[int, int], float]:
+    """``render``, its ``render_size`` as (width, height) and ``render_fps``, checked."""
+    if render is None:
+        if size is not None or fps is not None:
+            given = "render_size" if size is not None else "render_fps"
+            raise ValueError(f"{given} is given but there is no render function to draw the frames")
+        return None, (0, 0), 30.0
+    fn = _function(render, "render")
+    if size is None:
+        raise ValueError("render needs render_size=(width, height), the size of the frames it draws")
+    ok = (
+        isinstance(size, (tuple, list))
+        and len(size) == 2
+        and all(isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_)) for d in size)
+    )
+    if not ok:
+        raise TypeError(f"render_size must be (width, height), two ints, got {size!r}")
+    width, height = int(size[0]), int(size[1])
+    if not (1 <= width <= MAX_RENDER_SIDE and 1 <= height <= MAX_RENDER_SIDE):
+        raise ValueError(f"render_size: width and height must be in [1, {MAX_RENDER_SIDE}], got {size!r}")
+    if fps is None:
+        fps = 30.0
+    if isinstance(fps, (bool, np.bool_)) or not isinstance(fps, (int, float, np.integer, np.floating)):
+        raise TypeError(f"render_fps must be a number, got {fps!r}")
+    if not (math.isfinite(float(fps)) and float(fps) > 0):
+        raise ValueError(f"render_fps must be positive and finite, got {fps!r}")
+    return fn, (width, height), float(fps)
 
 
 def _function(obj: Any, name: str) -> Callable[..., Any]:

@@ -1,9 +1,11 @@
-// NumbaEnv: an env whose reset and step are Python functions that numba
-// compiled into C-callable functions (rlpool/python_env.py).
+// NumbaEnv: an env whose reset, step and (optionally) render are Python
+// functions that numba compiled into C-callable functions
+// (rlpool/python_env.py).
 //
-// A task's config carries the two function addresses (`_reset_fn`,
-// `_step_fn`) and a compact text description of its arrays (`_spec`), so one
-// C++ type serves every Python-written task and the engine does not change.
+// A task's config carries the function addresses (`_reset_fn`, `_step_fn`,
+// `_render_fn`, 0 where the task does not render) and a compact text
+// description of its arrays and frame size (`_spec`), so one C++ type serves
+// every Python-written task and the engine does not change.
 // Each call gets one array of pointers (the slots below): the env's own state
 // buffer, its params, its Rng, the action and its rows of the Output. The
 // compiled code views them as numpy arrays of exactly the declared shapes with
@@ -11,11 +13,15 @@
 // success; on a Python exception it stores the message through the error slot
 // (with the GIL held, from the compiled code) and returns 0, and this env
 // turns that into a std::runtime_error, which the engine hands to Python.
+// render gets a copy of the state (what it writes there is discarded) and a
+// zeroed frame of the declared size, so a frame depends on the state alone.
 #include <Python.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -36,6 +42,7 @@ enum Slot : std::size_t {
   kAction,       // int64 (discrete) or double[dim]
   kReward,       // double*
   kTerminated,   // bool*
+  kFrame,        // uint8[height][width][3] (render only)
   kFirstArray,   // state fields, then obs entries, then info entries
 };
 
@@ -119,6 +126,7 @@ struct Program {
   std::string task;
   Entry reset = nullptr;
   Entry step = nullptr;
+  Entry render = nullptr;  // null: the task does not render (spec.render_width/height 0)
   EnvSpec spec;
   std::size_t state_bytes = 0;
   std::vector<std::size_t> state_offsets;  // one per state field, 8-byte aligned
@@ -177,6 +185,7 @@ Program parse_program(const Config& config) {
   Program p;
   p.reset = reinterpret_cast<Entry>(static_cast<std::uintptr_t>(config.get_int("_reset_fn")));
   p.step = reinterpret_cast<Entry>(static_cast<std::uintptr_t>(config.get_int("_step_fn")));
+  p.render = reinterpret_cast<Entry>(static_cast<std::uintptr_t>(config.get_int("_render_fn")));
   const std::string& text = config.get_string("_spec");
   if (p.reset == nullptr || p.step == nullptr || text.empty()) {
     throw std::invalid_argument("NumbaEnv tasks are registered by rlpool.python_env, which compiles their functions");
@@ -219,6 +228,17 @@ Program parse_program(const Config& config) {
         } else {
           throw std::invalid_argument("obs kind must be array, dict or tuple");
         }
+      } else if (key == "render") {  // <width> <height> <fps>
+        const auto width = read<std::int64_t>(in, "a frame width");
+        const auto height = read<std::int64_t>(in, "a frame height");
+        const double fps = parse_double(read<std::string>(in, "frames per second"));
+        if (width < 1 || width > 16384 || height < 1 || height > 16384) {
+          throw std::invalid_argument("frame size out of range");
+        }
+        if (!std::isfinite(fps) || fps <= 0) throw std::invalid_argument("render fps must be positive");
+        p.spec.render_width = static_cast<int>(width);
+        p.spec.render_height = static_cast<int>(height);
+        p.spec.render_fps = fps;
       } else if (key == "param") {
         auto name = read<std::string>(in, "a name");
         const auto kind = read<char>(in, "a kind");
@@ -238,6 +258,9 @@ Program parse_program(const Config& config) {
   if (!has_action || !(discrete || continuous)) {
     throw std::invalid_argument("NumbaEnv _spec needs a discrete (int64, low 0) or 1-D float32/float64 action");
   }
+  if ((p.render != nullptr) != (p.spec.render_width > 0)) {
+    throw std::invalid_argument("NumbaEnv _spec: a render line goes with a _render_fn, and only with one");
+  }
   if (p.spec.obs.empty() || p.spec.obs.size() > 16 || p.spec.info.size() > 16 || p.state_offsets.size() > 64) {
     throw std::invalid_argument("NumbaEnv _spec needs 1..16 obs entries, <= 16 info entries, <= 64 state fields");
   }
@@ -251,7 +274,8 @@ std::shared_ptr<const Program> program_for(const Config& config) {
   static std::weak_ptr<const Program> last;
   static std::string last_key;
   const std::string key = std::to_string(config.get_int("_reset_fn")) + "/" +
-                          std::to_string(config.get_int("_step_fn")) + "/" + config.get_string("_spec");
+                          std::to_string(config.get_int("_step_fn")) + "/" +
+                          std::to_string(config.get_int("_render_fn")) + "/" + config.get_string("_spec");
   std::lock_guard<std::mutex> lock(mu);
   if (auto p = last.lock(); p && key == last_key) return p;
   auto p = std::make_shared<const Program>(parse_program(config));
@@ -262,7 +286,8 @@ std::shared_ptr<const Program> program_for(const Config& config) {
 
 class NumbaEnv final : public Env {
  public:
-  explicit NumbaEnv(const Config& config) : p_(program_for(config)), state_((p_->state_bytes + 7) / 8, 0) {
+  explicit NumbaEnv(const Config& config)
+      : p_(program_for(config)), state_((p_->state_bytes + 7) / 8, 0), render_state_(state_.size(), 0) {
     for (const auto& param : p_->params) {
       if (param.kind == 'f') {
         params_f64_.push_back(config.get_double(param.name));
@@ -283,6 +308,12 @@ class NumbaEnv final : public Env {
     args_[kErrorCtx] = &error_;
     auto* base = reinterpret_cast<std::byte*>(state_.data());
     for (std::size_t i = 0; i < p_->state_offsets.size(); ++i) args_[kFirstArray + i] = base + p_->state_offsets[i];
+    // render's slots: the same, but for the copy of the state it gets.
+    render_args_ = args_;
+    auto* copy = reinterpret_cast<std::byte*>(render_state_.data());
+    for (std::size_t i = 0; i < p_->state_offsets.size(); ++i) {
+      render_args_[kFirstArray + i] = copy + p_->state_offsets[i];
+    }
   }
 
   void reset(Rng& rng, const Output& out) override {
@@ -296,6 +327,27 @@ class NumbaEnv final : public Env {
                                "before it steps again");
     }
     call(p_->step, "step", action.data, rng, out);
+  }
+
+  void render(const Frame& frame) override {
+    if (p_->render == nullptr) throw std::logic_error("this env does not render");
+    if (frame.width != p_->spec.render_width || frame.height != p_->spec.render_height) {
+      throw std::logic_error(p_->task + ": asked for a " + std::to_string(frame.width) + "x" +
+                             std::to_string(frame.height) + " frame; it draws only at its declared size");
+    }
+    std::memset(frame.rgb, 0, static_cast<std::size_t>(frame.width) * static_cast<std::size_t>(frame.height) * 3);
+    std::copy(state_.begin(), state_.end(), render_state_.begin());
+    render_args_[kFrame] = frame.rgb;
+    worker_thread_state.ensure();
+    const std::int32_t ok = p_->render(render_args_.data());
+    render_args_[kFrame] = nullptr;
+    if (ok != 1) {
+      // The env's own state is untouched (render drew from a copy), so it carries on as before.
+      std::string message = p_->task + ": render() raised ";
+      message += error_.empty() ? std::string("an exception") : error_;
+      error_.clear();
+      throw std::runtime_error(message);
+    }
   }
 
   std::string get_state() const override {
@@ -332,9 +384,11 @@ class NumbaEnv final : public Env {
 
   std::shared_ptr<const Program> p_;
   std::vector<std::uint64_t> state_;  // 8-byte aligned state fields
+  std::vector<std::uint64_t> render_state_;  // the copy of state_ render draws from
   std::vector<double> params_f64_;
   std::vector<std::int64_t> params_i64_;
   std::vector<void*> args_;
+  std::vector<void*> render_args_;  // args_, with the state slots on render_state_ and the frame slot set
   std::string error_;
   bool failed_ = false;  // a call raised: only a reset or set_state may follow
 };
@@ -345,6 +399,7 @@ static const bool kRegistered = register_env_type({
     .name = "NumbaEnv",
     .options = {{"_reset_fn", std::int64_t{0}, "address of the compiled reset (set by rlpool.python_env)"},
                 {"_step_fn", std::int64_t{0}, "address of the compiled step (set by rlpool.python_env)"},
+                {"_render_fn", std::int64_t{0}, "address of the compiled render, 0: none (set by rlpool.python_env)"},
                 {"_spec", std::string(), "arrays, state and params of the task (set by rlpool.python_env)"}},
     .spec = [](const Config& config) { return program_for(config)->spec; },
     .create = make_env<NumbaEnv>(),

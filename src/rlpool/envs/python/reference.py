@@ -2,9 +2,9 @@
 
 ``Rng`` is the engine's per-env generator (``_core/rng.h``) written in plain
 Python, drawing exactly what the compiled ``rng`` argument draws;
-``ReferenceEnv`` runs a registered task's ``reset``/``step`` on numpy arrays
-laid out as the pool's, so it reproduces a pool env's trajectory with full
-tracebacks, for testing and debugging.
+``ReferenceEnv`` runs a registered task's ``reset``/``step`` (and ``render``)
+on numpy arrays laid out as the pool's, so it reproduces a pool env's
+trajectory, and its frames, with full tracebacks, for testing and debugging.
 """
 
 from __future__ import annotations
@@ -119,11 +119,7 @@ class ReferenceEnv:
         self.rng = Rng(seed)
         self.params = namedtuple("Params", list(t.options))(*(config[k] for k in t.options)) if t.options else None
         self._buffer = np.zeros(max(1, t.state_bytes), np.uint8)
-        fields = [
-            self._buffer[off : off + a.nbytes].view(np.dtype(a.dtype)).reshape(a.shape)
-            for off, a in zip(t.state_offsets, t.state, strict=True)
-        ]
-        self.state = fields[0] if t.state_kind == "array" else namedtuple("State", [a.name for a in t.state])(*fields)
+        self.state = self._state_view(self._buffer)
         self._obs = [a.empty() for a in t.obs]
         self._info = [a.empty() for a in t.info]
         if t.obs_kind == "array":
@@ -133,11 +129,21 @@ class ReferenceEnv:
         else:
             self._obs_arg = tuple(self._obs)
         self._info_arg = namedtuple("Info", [a.name for a in t.info])(*self._info) if t.info else None
-        self._names = {fn: parameter_names(fn) for fn in (t.reset, t.step)}
+        self._names = {fn: parameter_names(fn) for fn in t.functions}
 
-    def _args(self, fn: Callable[..., Any], action: Any) -> list[Any]:
+    def _state_view(self, buffer: np.ndarray) -> Any:
+        """The ``state`` argument over ``buffer`` (the state's bytes): an array or a namedtuple of arrays."""
+        t = self.task
+        fields = [
+            buffer[off : off + a.nbytes].view(np.dtype(a.dtype)).reshape(a.shape)
+            for off, a in zip(t.state_offsets, t.state, strict=True)
+        ]
+        return fields[0] if t.state_kind == "array" else namedtuple("State", [a.name for a in t.state])(*fields)
+
+    def _args(self, fn: Callable[..., Any], action: Any, state: Any = None, frame: Any = None) -> list[Any]:
         by_name = {
-            "state": self.state,
+            "state": self.state if state is None else state,
+            "frame": frame,
             "action": action,
             "obs": self._obs_arg,
             "info": self._info_arg,
@@ -171,6 +177,25 @@ class ReferenceEnv:
             action = np.array(action, np.float64).reshape(a.shape)
         reward, terminated = self.task.step(*self._args(self.task.step, action))
         return self._observation(), float(reward), bool(terminated), self._info_dict()
+
+    def render(self) -> np.ndarray:
+        """The frame of the current state: a ``(height, width, 3)`` uint8 array, as the pool's ``render()`` draws it.
+
+        As in the pool, ``frame`` starts black and ``render`` gets a copy of the
+        state, so nothing it writes there persists.
+
+        Raises:
+            ValueError: the task declares no ``render``.
+
+        """
+        t = self.task
+        if t.render is None:
+            raise ValueError(f"{t.task_id} does not render: it was registered without a render function")
+        width, height = t.render_size
+        frame = np.zeros((height, width, 3), np.uint8)
+        state = self._state_view(self._buffer.copy())
+        t.render(*self._args(t.render, None, state=state, frame=frame))
+        return frame
 
     def get_state(self) -> bytes:
         """The state's bytes, laid out as the pool's ``get_state`` returns them."""

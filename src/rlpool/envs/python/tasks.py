@@ -2,7 +2,7 @@
 
 ``register`` declares a task (``declare``), compiles it (``compiler``), then
 registers it with rlpool's registry as the C++ env type ``NumbaEnv``, whose
-private options carry the addresses of the two compiled functions and the
+private options carry the addresses of the compiled functions and the
 task's ``_spec`` text, and with gymnasium as ``rlpool/<task_id>``.
 """
 
@@ -42,12 +42,16 @@ def register(
     options: Mapping[str, Any] | None = None,
     reward_threshold: float | None = None,
     cache: bool = True,
+    render: Callable[..., Any] | None = None,
+    render_size: tuple[int, int] | None = None,
+    render_fps: float | None = None,
 ) -> Any:
-    """Compile ``reset``/``step`` with numba and register ``task_id`` for ``rlpool.make``.
+    """Compile ``reset``/``step`` (and ``render``) with numba and register ``task_id`` for ``rlpool.make``.
 
     Used as a class decorator (the class's ``reset`` and ``step``, static
-    methods, are taken; the class is returned unchanged) or called with
-    ``reset=`` and ``step=`` (returns the ``PythonTask``).
+    methods, are taken, and its ``render`` where it defines one; the class is
+    returned unchanged) or called with ``reset=`` and ``step=`` (and
+    ``render=``; returns the ``PythonTask``).
 
     Args:
         task_id: the id ``rlpool.make`` takes (also ``gymnasium.make_vec("rlpool/<id>")``).
@@ -67,6 +71,15 @@ def register(
             passed as ``params``; ``make(task_id, name=value)`` overrides them.
         reward_threshold: the return at which the task counts as solved.
         cache: keep the compiled code on disk for the next process.
+        render: ``render(...)`` drawing the state into ``frame``, a zeroed
+            ``(height, width, 3)`` uint8 array; takes any of ``state, frame,
+            params`` by name (``frame`` required) and returns nothing. It gets
+            a copy of the state: what it writes there is discarded. Without
+            it the task does not render.
+        render_size: ``(width, height)`` of the frames ``render`` draws (needed
+            with ``render``); other ``render_width``/``render_height`` are the
+            engine's resize of them.
+        render_fps: gymnasium's ``metadata["render_fps"]`` (default 30).
 
     Raises:
         CompileError: numba cannot compile a function (numba's message, with
@@ -74,18 +87,21 @@ def register(
         ValueError, TypeError: a declaration is invalid (the message names it).
 
     """
+    rendering = (render_size, render_fps)
     if reset is not None or step is not None:
         if reset is None or step is None:
             raise TypeError("pass both reset= and step=, or decorate a class that defines both")
-        return _register(task_id, reset, step, obs, action, state, info, options, max_episode_steps,
-                         reward_threshold, cache)
+        return _register(task_id, reset, step, render, rendering, obs, action, state, info, options,
+                         max_episode_steps, reward_threshold, cache)
+    if render is not None:
+        raise TypeError("render= goes with reset= and step=; a decorated class defines render itself")
 
     def decorate(cls: Any) -> Any:
         missing = [name for name in ("reset", "step") if name not in vars(cls)]
         if missing:
             raise TypeError(f"{getattr(cls, '__name__', cls)!r} must define {' and '.join(missing)}")
-        _register(task_id, vars(cls)["reset"], vars(cls)["step"], obs, action, state, info, options,
-                  max_episode_steps, reward_threshold, cache)
+        _register(task_id, vars(cls)["reset"], vars(cls)["step"], vars(cls).get("render"), rendering, obs, action,
+                  state, info, options, max_episode_steps, reward_threshold, cache)
         return cls
 
     return decorate
@@ -95,6 +111,8 @@ def _register(
     task_id: str,
     reset: Any,
     step: Any,
+    render: Any,
+    rendering: tuple[Any, Any],
     obs: Any,
     action: Any,
     state: Any,
@@ -104,10 +122,11 @@ def _register(
     reward_threshold: float | None,
     cache: bool,
 ) -> PythonTask:
-    t = declare_task(task_id, reset, step, obs, action, state, info, options, max_episode_steps)
+    t = declare_task(task_id, reset, step, obs, action, state, info, options, max_episode_steps, render, *rendering)
     with _LOCK:
         compile_task(t, cache)
-        reset_cf, step_cf = t.compiled
+        reset_cf, step_cf = t.compiled[:2]
+        render_cf = t.compiled[2] if t.render is not None else None
         registry.register(
             task_id,
             "NumbaEnv",
@@ -116,6 +135,7 @@ def _register(
             task_options=t.options,
             _reset_fn=int(reset_cf.address),
             _step_fn=int(step_cf.address),
+            _render_fn=int(render_cf.address) if render_cf is not None else 0,
             _spec=t.spec_text,
         )
         _TASKS[task_id] = t
