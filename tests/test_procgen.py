@@ -179,7 +179,11 @@ def test_async_batches_are_deterministic() -> None:
         env = rlpool.make("StarpilotEasy-v0", num_envs=6, batch_size=3, num_threads=num_threads, seed=9)
         env.async_reset()
         frames: dict[int, list[bytes]] = {i: [] for i in range(6)}
-        for _ in range(80):
+        # Until every env has 20 frames: a worker the OS descheduled holds its env back while the
+        # others run on, so a fixed number of batches can leave one env with almost none.
+        for _ in range(5000):
+            if min(len(f) for f in frames.values()) >= 20:
+                break
             obs, _, _, _, info = env.recv()
             ids = info["env_id"]
             for row, i in enumerate(ids):
@@ -191,7 +195,7 @@ def test_async_batches_are_deterministic() -> None:
     a, b = run(1), run(3)
     for i in range(6):
         n = min(len(a[i]), len(b[i]))
-        assert n > 10 and a[i][:n] == b[i][:n]
+        assert n >= 20 and a[i][:n] == b[i][:n]
 
 
 def test_reset_with_seed_restarts_the_level_stream() -> None:

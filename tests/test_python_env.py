@@ -485,6 +485,110 @@ def test_gil_is_released_while_compiled_code_runs(private_cache):
     assert counted > 10_000  # the main thread ran Python all along
 
 
+# --- render ------------------------------------------------------------------------------------
+
+
+def test_gridworld_frames_match_its_render_run_as_plain_python(grid):
+    """The pool's frames (every env, a subset in any order, render_env_id, a resized size) equal
+    the task's own render run as plain Python on the twin states, over episodes that end and
+    reset; rendering leaves the trajectory as it was (a twin pool that never renders)."""
+    cv2 = pytest.importorskip("cv2")
+    n, seed = 4, 3
+    env = rlpool.make(grid, num_envs=n, num_threads=2, seed=seed, slip=0.3, render_mode="rgb_array",
+                      render_env_id=2)
+    plain = rlpool.make(grid, num_envs=n, num_threads=2, seed=seed, slip=0.3)
+    refs = [python_env.reference(grid, seed=seed + i, slip=0.3) for i in range(n)]
+    env.reset()
+    plain.reset()
+    for r in refs:
+        r.reset()
+    assert env.metadata["render_fps"] == 8
+    rng = np.random.default_rng(0)
+    done = np.zeros(n, bool)
+    episodes = 0
+    for t in range(400):
+        want = np.stack([r.render() for r in refs])
+        assert want.shape == (n, 144, 144, 3) and want.any()  # 9 x 9 cells of 16 pixels
+        if t % 10 == 0 or done.any():
+            assert same_bits(env.render(env_ids=list(range(n))), want), f"step {t}"
+            assert same_bits(env.render(), want[2:3]), f"step {t}: render_env_id"
+            assert same_bits(env.render(env_ids=[3, 0]), want[[3, 0]]), f"step {t}: env_ids order"
+        actions = rng.integers(0, 4, n)
+        result, other = env.step(actions), plain.step(actions)
+        assert all(same_bits(result[0][k], other[0][k]) for k in result[0]), f"step {t}"
+        assert all(same_bits(x, y) for x, y in zip(result[1:4], other[1:4], strict=True)), f"step {t}"
+        for i in range(n):
+            if done[i]:  # NextStep autoreset: this step was the reset
+                refs[i].reset()
+            else:
+                refs[i].step(actions[i])
+        done = result[2] | result[3]
+        episodes += int(done.sum())
+    assert episodes > 2
+    resized = rlpool.make(grid, num_envs=1, seed=seed, slip=0.3, render_mode="rgb_array", render_width=84,
+                          render_height=100)
+    resized.reset()
+    ref = python_env.reference(grid, seed=seed, slip=0.3)
+    ref.reset()
+    want = cv2.resize(ref.render(), (84, 100), interpolation=cv2.INTER_LINEAR)
+    got = resized.render()[0]
+    assert got.shape == want.shape
+    # The engine's bilinear resize of rendered frames may round differently from OpenCV's fixed point by 1.
+    assert np.abs(got.astype(int) - want).max() <= 1
+    for e in (env, plain, resized):
+        e.close()
+
+
+def test_render_that_raises_names_the_env_and_the_env_steps_on(private_cache):
+    """An exception inside a compiled render is a RuntimeError naming the env and the message; the
+    env's state is what it was (render drew from a copy, whatever it wrote there), so it steps on
+    as a twin that never rendered."""
+
+    @python_env.register("RenderRaises-v0", obs=BOX2, action=spaces.Discrete(2), state=2, max_episode_steps=50,
+                         render_size=(8, 6))
+    class RenderRaises:
+        @staticmethod
+        def reset(state, obs):
+            state[0] = 0.0
+            obs[0] = 0.0
+            obs[1] = 0.0
+
+        @staticmethod
+        def step(state, action, obs):
+            state[0] += 1.0 + action
+            obs[0] = state[0]
+            obs[1] = 0.0
+            return 0.0, False
+
+        @staticmethod
+        def render(state, frame):
+            frame[:, :, 0] = 7
+            state[0] = -100.0  # a copy: discarded
+            if state[1] == 0.0:
+                raise ValueError("no frame today")
+
+    env = rlpool.make("RenderRaises-v0", num_envs=3, seed=0, render_mode="rgb_array")
+    twin = rlpool.make("RenderRaises-v0", num_envs=3, seed=0)
+    env.reset()
+    twin.reset()
+    env.step(np.array([1, 0, 1]))
+    twin.step(np.array([1, 0, 1]))
+    with pytest.raises(RuntimeError, match=r"env 1: RenderRaises-v0: render\(\) raised ValueError.*no frame today"):
+        env.render(env_ids=[1])
+    a, b = env.step(np.array([0, 1, 1])), twin.step(np.array([0, 1, 1]))
+    assert_same_results(a, b, "after a render that raised")
+    assert same_bits(a[0][:, 0], np.array([3.0, 3.0, 4.0]))  # 1 + a, twice; render changed nothing
+    env.close()
+    twin.close()
+
+
+def test_a_task_without_render_says_so(cartpole):
+    with pytest.raises(ValueError, match="render"):
+        rlpool.make(cartpole, render_mode="rgb_array")
+    with pytest.raises(ValueError, match="registered without a render function"):
+        python_env.reference(cartpole).render()
+
+
 # --- registration errors -----------------------------------------------------------------------
 
 
@@ -517,6 +621,16 @@ def _step(state, action, obs):
         ({"task_id": "CartPole-v1"}, ValueError, "already registered"),
         ({"task_id": "Has Space-v0"}, ValueError, "without spaces"),
         ({"reset": None}, TypeError, "both reset= and step="),
+        ({"render_size": (8, 8)}, ValueError, "render_size is given but there is no render function"),
+        ({"render_fps": 10}, ValueError, "render_fps is given but there is no render function"),
+        ({"render": lambda state, frame: None}, ValueError, "render needs render_size=(width, height)"),
+        ({"render": lambda state, frame: None, "render_size": (0, 8)}, ValueError, "width and height must be in"),
+        ({"render": lambda state, frame: None, "render_size": (8.0, 8)}, TypeError, "two ints"),
+        ({"render": lambda state, frame: None, "render_size": (8, 8), "render_fps": 0}, ValueError,
+         "positive and finite"),
+        ({"render": lambda state: None, "render_size": (8, 8)}, ValueError, "it must take frame"),
+        ({"render": lambda state, frme: None, "render_size": (8, 8)}, ValueError, "unknown parameter 'frme'"),
+        ({"render": lambda frame, params: None, "render_size": (8, 8)}, ValueError, "declares no options="),
     ],
 )
 def test_bad_declarations_are_refused_by_name(kwargs, error, message):
