@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -1506,3 +1507,38 @@ def test_mujoco_error_inside_a_step_is_an_exception_not_an_exit(tmp_path):
     assert "MuJoCo error: mj_stackAlloc: out of memory" in proc.stdout
     assert "ALIVE" in proc.stdout
     assert sorted(p.name for p in work.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("task", "names"),
+    [
+        ("CartPole-v1", ["0", "1", "2", "3"]),
+        ("Acrobot-v1", ["0", "1", "2", "3"]),
+        ("Pendulum-v1", ["0", "1"]),
+        ("MountainCar-v0", ["0", "1"]),
+        ("MountainCarContinuous-v0", ["0", "1"]),
+        ("Hopper-v5", [f"qpos[{i}]" for i in range(6)] + [f"qvel[{i}]" for i in range(6)]),
+    ],
+)
+def test_a_state_with_a_non_finite_number_is_refused_and_changes_nothing(task, names):
+    """A state whose numbers are NaN or infinite is refused by name, whichever entry it is, and the env
+    steps on as a twin that was never given it (gymnasium's envs never hold such a state)."""
+    if task.startswith("Hopper"):
+        pytest.importorskip("mujoco")
+    env, twin = make(task, num_envs=1), make(task, num_envs=1)
+    env.reset()
+    twin.reset()
+    action = np.zeros(env.action_space.shape, env.action_space.dtype)
+    state = np.frombuffer(env.get_state(0), np.float64)
+    assert len(state) == len(names)
+    for i, name in enumerate(names):
+        for bad in (np.nan, np.inf, -np.inf):
+            crafted = state.copy()
+            crafted[i] = bad
+            message = rf"state entry {re.escape(name)} is -?(nan|inf): a state holds finite"
+            with pytest.raises(ValueError, match=message):
+                env.set_state(0, crafted.tobytes())
+            assert env.get_state(0) == twin.get_state(0)
+    for _ in range(5):
+        assert_same_result(env.step(action), twin.step(action))
+    env.set_state(0, state.tobytes())  # the same numbers, finite: accepted

@@ -474,3 +474,26 @@ def test_python_env_family_through_xla():
             assert np.asarray(out[0]).shape == (2, 4)
         env.close()
         ref.close()
+
+
+def test_bench_xla_peer_steps_the_pool_it_times():
+    """`rlpool bench`'s rlpool-xla peer: each timed call is `steps` jitted sync steps of every env with the
+    fixed actions (a twin pool stepped as many times from Python ends in the same states), and the
+    measurement counts them."""
+    from rlpool import bench
+
+    actions = bench.sample_actions("CartPole-v1", 3)
+    runner = bench.make_runner("rlpool-xla", "CartPole-v1", 3, actions)
+    try:
+        assert runner.steps >= 1 and runner.batch_size == 3 * runner.steps
+        runner.run(2)
+        twin = rlpool.make_gymnasium("CartPole-v1", num_envs=3, seed=bench.ENV_SEED)
+        twin.reset()
+        for _ in range(10 + 3 * runner.steps):  # the sizing steps, the compiling call, two timed calls
+            twin.step(actions)
+        assert [runner.env.get_state(i) for i in range(3)] == [twin.get_state(i) for i in range(3)]
+        twin.close()
+    finally:
+        runner.close()
+    m = bench.measure("rlpool-xla", "CartPole-v1", 3, steps=300, warmup=1)
+    assert m.steps >= 300 and m.steps % 3 == 0 and m.steps_per_sec > 0

@@ -39,11 +39,16 @@ PEERS: tuple[str, ...] = (
     "gym-async",
     "envpool-sync",
     "envpool-async",
+    "rlpool-xla",
+    "envpool-xla",
     "dm_control",
     "vizdoom-procs",
     "vizdoom-threads",
 )
 """Every peer the benchmark knows, in the order they are run and shown.
+
+``rlpool-xla`` and ``envpool-xla`` step a sync pool from inside ``jax.jit`` through each library's ``xla()``
+(EnvPool's XLA interface): one call is a jitted ``lax.scan`` of many ``step`` calls with the fixed actions.
 
 ``rlpool-compat`` is rlpool through its EnvPool layer (``rlpool.compat.envpool.make_gymnasium``, sync): what an
 EnvPool script gets after changing its import; next to ``rlpool-sync`` it shows the layer's cost.
@@ -169,6 +174,52 @@ class AsyncRunner:
         self.env.close()
 
 
+class XlaRunner:
+    """Sync stepping from inside ``jax.jit``: one call is a jitted ``lax.scan`` of ``steps`` sync steps.
+
+    Each step goes through ``env.xla()``'s ``step`` with the fixed action batch.
+
+    The scan's length is fixed when it compiles; it is sized from a few numpy-loop steps so that one call
+    takes about 2 ms (a short scan would time jax's dispatch, a long one would make the warm-up long).
+    """
+
+    CALL_SECONDS = 0.002
+
+    def __init__(self, env: Any, actions: np.ndarray) -> None:
+        import jax
+
+        self.env = env
+        env.reset()  # seeded when built
+        start = time.perf_counter()
+        for _ in range(10):
+            env.step(actions)
+        per_step = max((time.perf_counter() - start) / 10, 1e-9)
+        self.steps = int(min(1000, max(1, round(self.CALL_SECONDS / per_step))))
+        self.batch_size = int(actions.shape[0]) * self.steps
+        handle, _, _, step = env.xla()
+        batch = jax.numpy.asarray(actions)
+
+        def body(h: Any, _: Any) -> tuple[Any, Any]:
+            h, (_obs, reward, *_rest) = step(h, batch)
+            return h, reward
+
+        self._scan = jax.jit(lambda h: jax.lax.scan(body, h, length=self.steps))
+        self._handle, _ = jax.block_until_ready(self._scan(handle))  # compiles
+
+    def run(self, calls: int) -> None:
+        """Make ``calls`` jitted scans, each ``steps`` sync steps of every env."""
+        import jax
+
+        handle, scan = self._handle, self._scan
+        for _ in range(calls):
+            handle, _ = scan(handle)
+        self._handle = jax.block_until_ready(handle)
+
+    def close(self) -> None:
+        """Close the env."""
+        self.env.close()
+
+
 def sample_actions(task: str, num_envs: int) -> np.ndarray:
     """Sample a fixed batch of ``num_envs`` valid actions from ``task``'s single action space."""
     space = rlpool.make_spec(task).action_space
@@ -254,6 +305,11 @@ def _check_gym_loads(gym_id: str) -> None:
 def check_peer(peer: str, task: str) -> None:
     """Raise ``PeerUnavailable`` if ``peer`` cannot run ``task`` at all (any ``num_envs``)."""
     family = peer.rsplit("-", 1)[0]
+    if peer.endswith("-xla"):
+        try:
+            import jax  # noqa: F401
+        except ImportError as e:
+            raise PeerUnavailable(f"jax is not installed ({e}); pip install 'rlpool[jax]'") from None
     if family == "rlpool":
         if task not in rlpool.list_all_envs():
             raise PeerUnavailable(f"rlpool does not know {task}")
@@ -276,6 +332,20 @@ def _make_rlpool(task: str, num_envs: int, actions: np.ndarray, asynchronous: bo
     batch_size = _async_batch_size(num_envs)
     env = rlpool.make_gymnasium(task, num_envs=num_envs, batch_size=batch_size, seed=ENV_SEED)
     return AsyncRunner(env, actions[:batch_size])
+
+
+def _make_xla(lib: str, task: str, num_envs: int, actions: np.ndarray) -> Runner:
+    if lib == "rlpool":
+        env = rlpool.make_gymnasium(task, num_envs=num_envs, seed=ENV_SEED)
+    else:
+        env = _envpool().make_gymnasium(task, num_envs=num_envs, seed=ENV_SEED)
+    # jax works in 32 bits unless told otherwise (and EnvPool's integer actions are int32).
+    dtype = np.int32 if np.issubdtype(actions.dtype, np.integer) else np.float32
+    try:
+        return XlaRunner(env, _cast(actions, dtype))
+    except BaseException:
+        env.close()
+        raise
 
 
 def _make_rlpool_compat(task: str, num_envs: int, actions: np.ndarray) -> Runner:
@@ -461,6 +531,8 @@ _FACTORIES: dict[str, Callable[[str, int, np.ndarray], Runner]] = {
     "gym-async": lambda t, n, a: _make_gym(t, n, a, True),
     "envpool-sync": lambda t, n, a: _make_envpool(t, n, a, False),
     "envpool-async": lambda t, n, a: _make_envpool(t, n, a, True),
+    "rlpool-xla": lambda t, n, a: _make_xla("rlpool", t, n, a),
+    "envpool-xla": lambda t, n, a: _make_xla("envpool", t, n, a),
     "dm_control": DmControlRunner,
     "vizdoom-procs": lambda t, n, a: DoomGameRunner(t, n, a, True),
     "vizdoom-threads": lambda t, n, a: DoomGameRunner(t, n, a, False),

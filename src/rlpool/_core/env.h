@@ -6,6 +6,8 @@
 // (episode.h), seeding (pool.h) -- so an env only implements the dynamics.
 #pragma once
 
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -257,6 +259,28 @@ void load_pod_state(std::string_view bytes, T& value) {
                                 std::to_string(sizeof(T)));
   }
   std::memcpy(&value, bytes.data(), sizeof(T));
+}
+
+// A state's numbers must be finite: no step makes a NaN or an infinity, and every later step
+// would carry it on. `names(i)` names entry i in the message ("qpos[3]").
+template <class Names>
+void check_finite_state(const double* values, std::size_t n, Names names) {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(values[i])) {
+      throw std::invalid_argument("state entry " + names(i) + " is " + std::to_string(values[i]) +
+                                  ": a state holds finite numbers");
+    }
+  }
+}
+
+// A state of N float64 numbers (classic control: gymnasium's `state`), refused whole, leaving
+// `value` as it was, when its size is wrong or any number is not finite.
+template <std::size_t N>
+void load_finite_state(std::string_view bytes, std::array<double, N>& value) {
+  std::array<double, N> loaded{};
+  load_pod_state(bytes, loaded);
+  check_finite_state(loaded.data(), N, [](std::size_t i) { return std::to_string(i); });
+  value = loaded;
 }
 
 }  // namespace rlpool

@@ -108,7 +108,7 @@ class Acrobot final : public Env {
   }
 
   std::string get_state() const override { return pod_state(state_); }
-  void set_state(std::string_view bytes) override { load_pod_state(bytes, state_); }
+  void set_state(std::string_view bytes) override { load_finite_state(bytes, state_); }
 
   // gymnasium's AcrobotEnv.render, primitive for primitive (draw.h). Its
   // state is float32 after reset (numpy then computes the first link's end

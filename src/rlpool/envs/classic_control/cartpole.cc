@@ -62,7 +62,7 @@ class CartPole final : public Env {
   }
 
   std::string get_state() const override { return pod_state(state_); }
-  void set_state(std::string_view bytes) override { load_pod_state(bytes, state_); }
+  void set_state(std::string_view bytes) override { load_finite_state(bytes, state_); }
 
   // gymnasium's CartPoleEnv.render, primitive for primitive (draw.h).
   void render(const Frame& frame) override {

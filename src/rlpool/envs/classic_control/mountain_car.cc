@@ -45,7 +45,7 @@ class MountainCar final : public Env {
   }
 
   std::string get_state() const override { return pod_state(state_); }
-  void set_state(std::string_view bytes) override { load_pod_state(bytes, state_); }
+  void set_state(std::string_view bytes) override { load_finite_state(bytes, state_); }
 
   void render(const Frame& frame) override {
     mountain_car::render(frame, state_[0], kMinPosition, kMaxPosition, kGoalPosition);

@@ -98,7 +98,7 @@ class MountainCarContinuous final : public Env {
 
   std::string get_state() const override { return pod_state(state_); }
   void set_state(std::string_view bytes) override {
-    load_pod_state(bytes, state_);
+    load_finite_state(bytes, state_);
     // gymnasium's state is float32 after any step; a float64 state (after reset)
     // has a position that is almost surely not a float32 value.
     state_is_f32_ = is_f32(state_[0]) && is_f32(state_[1]);

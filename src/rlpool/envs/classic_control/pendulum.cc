@@ -75,7 +75,7 @@ class Pendulum final : public Env {
   }
 
   std::string get_state() const override { return pod_state(state_); }
-  void set_state(std::string_view bytes) override { load_pod_state(bytes, state_); }
+  void set_state(std::string_view bytes) override { load_finite_state(bytes, state_); }
 
   // gymnasium's PendulumEnv.render, primitive for primitive (draw.h). The
   // torque arrow is gymnasium's clockwise.png (read from the installed

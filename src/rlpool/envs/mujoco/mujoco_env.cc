@@ -346,6 +346,10 @@ void MujocoEnv::set_state(std::string_view bytes) {
                                 std::to_string(m_->nv) + "] as float64)");
   }
   std::memcpy(scratch_.data(), bytes.data(), expected);
+  const auto nq = static_cast<std::size_t>(m_->nq);
+  check_finite_state(scratch_.data(), nq + static_cast<std::size_t>(m_->nv), [nq](std::size_t i) {
+    return i < nq ? "qpos[" + std::to_string(i) + "]" : "qvel[" + std::to_string(i - nq) + "]";
+  });
   set_qpos_qvel(scratch_.data(), scratch_.data() + m_->nq);
 }
 
