@@ -378,6 +378,9 @@ class PyPool {
   void set_state(int env_id, nb::bytes state) {
     Guard g(this);
     pool_->check_env_ids({env_id}, true);
+    // Released: a Procgen state from another process is first loaded by a checker process. The caller's
+    // reference keeps `state`'s bytes alive.
+    const ReleasedGil release;
     pool_->set_state(env_id, std::string_view(state.c_str(), state.size()));
   }
 

@@ -37,3 +37,11 @@ endif()
 set_source_files_properties("${CMAKE_CURRENT_LIST_DIR}/procgen_env.cc" PROPERTIES
                             COMPILE_DEFINITIONS "RLPOOL_PROCGEN_ROOT=\"${_procgen_root}\"")
 target_link_libraries(_rlpool_core PRIVATE ${CMAKE_DL_LIBS})
+
+# The state checker (checker/main.cc): a program of its own, run on a state blob
+# that another process wrote before procgen's loader sees it here. It sits
+# beside the extension module, where procgen_env.cc looks for it.
+add_executable(_rlpool_procgen_check "${CMAKE_CURRENT_LIST_DIR}/checker/main.cc")
+target_link_libraries(_rlpool_procgen_check PRIVATE ${CMAKE_DL_LIBS})
+set_target_properties(_rlpool_procgen_check PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+install(TARGETS _rlpool_procgen_check RUNTIME DESTINATION rlpool)

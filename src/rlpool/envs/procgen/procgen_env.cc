@@ -14,13 +14,25 @@
 // reset of an unfinished episode (the engine's time limit, a user reset)
 // steps libenv with action -1, procgen's forced reset.
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
+#include <cerrno>
+#include <chrono>
+#include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -221,6 +233,26 @@ class OptionList {
   }
   void add_bool(const char* name, bool value) { push(name, libenv::kDtypeUInt8, std::string(1, value ? 1 : 0)); }
 
+  // The request the state checker (checker/main.cc) reads: the options, then `blob`.
+  std::string request(std::string_view blob) const {
+    std::string out;
+    auto u32 = [&out](std::size_t v) {
+      const auto x = static_cast<std::uint32_t>(v);
+      out.append(reinterpret_cast<const char*>(&x), sizeof x);
+    };
+    u32(names_.size());
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      u32(names_[i].size());
+      out += names_[i];
+      u32(static_cast<std::uint32_t>(dtypes_[i]));
+      u32(data_[i].size());
+      out += data_[i];
+    }
+    u32(blob.size());
+    out += blob;
+    return out;
+  }
+
   libenv::Options view() {
     items_.clear();
     for (std::size_t i = 0; i < names_.size(); ++i) {
@@ -246,14 +278,154 @@ class OptionList {
   std::vector<libenv::Option> items_;
 };
 
-// FNV-1a, 64 bits: the check on a state blob (procgen's own reader ends the
-// process on malformed bytes, so only blobs this code wrote are handed to it).
+// FNV-1a, 64 bits: the checksum of a state blob (a truncated or damaged blob is
+// refused by it at once).
 std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 0xcbf29ce484222325ULL) {
   for (unsigned char c : bytes) {
     h ^= c;
     h *= 0x100000001b3ULL;
   }
   return h;
+}
+
+// A random key drawn once per process: a blob whose tag (fnv1a from this key)
+// matches was written by this process's get_state and goes straight to
+// procgen. Any other blob (another process's, or crafted) is first loaded by
+// the checker program, since procgen's loader ends the process on bytes it
+// cannot take. Not a cryptographic MAC: it tells this process's own states
+// from others; forging a tag needs the key, which never leaves the process.
+std::uint64_t process_key() {
+  static const std::uint64_t key = [] {
+    std::random_device rd;
+    return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+  }();
+  return key;
+}
+
+// The checker program (checker/main.cc), installed beside the extension module
+// (the real file's folder: the dev build links the module into src/rlpool);
+// $RLPOOL_PROCGEN_CHECKER names another.
+std::string checker_path() {
+  if (const char* given = std::getenv("RLPOOL_PROCGEN_CHECKER"); given != nullptr && *given != '\0') return given;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&checker_path), &info) == 0 || info.dli_fname == nullptr) return {};
+  char resolved[PATH_MAX];
+  if (realpath(info.dli_fname, resolved) == nullptr) return {};
+  std::string path(resolved);
+  path.erase(path.rfind('/') + 1);
+  return path + "_rlpool_procgen_check";
+}
+
+// Owns a file descriptor.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  ~Fd() { reset(); }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+// Blobs from other processes that the checker passed, by their keyed hash: the
+// same state restored again (a search from a loaded state) is not checked again.
+class CheckedBlobs {
+ public:
+  bool contains(std::uint64_t h) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (std::uint64_t x : recent_) {
+      if (x == h) return true;
+    }
+    return false;
+  }
+  void add(std::uint64_t h) {
+    std::lock_guard<std::mutex> lock(mu_);
+    recent_[next_++ % recent_.size()] = h;
+  }
+
+ private:
+  std::mutex mu_;
+  std::array<std::uint64_t, 16> recent_{};
+  std::size_t next_ = 0;
+};
+CheckedBlobs checked_blobs;
+
+// Runs the checker on `request` (OptionList::request): "" when procgen took the
+// blob and stepped it, else what went wrong. Blocks for the checker's run
+// (about a second: it loads procgen's library and images); the caller has
+// released the GIL.
+std::string run_checker(const std::string& library, const std::string& request) {
+  const std::string program = checker_path();
+  if (program.empty() || access(program.c_str(), X_OK) != 0) {
+    throw std::runtime_error("rlpool's Procgen state checker " + program + " is missing (reinstall rlpool): a "
+                             "Procgen state written by another process cannot be loaded without it");
+  }
+  int in[2], out[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0 || pipe2(out, O_CLOEXEC) != 0) {
+    throw std::runtime_error(std::string("Procgen state checker: ") + std::strerror(errno));
+  }
+  Fd in_parent(in[0]), in_child(in[1]), out_parent(out[0]), out_child(out[1]);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in_child.get(), 0);
+  posix_spawn_file_actions_adddup2(&actions, out_child.get(), 1);
+  posix_spawn_file_actions_adddup2(&actions, out_child.get(), 2);
+  std::string arg0 = program, arg1 = library;
+  char* argv[] = {arg0.data(), arg1.data(), nullptr};
+  pid_t pid = -1;
+  const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) throw std::runtime_error("cannot run " + program + ": " + std::strerror(spawned));
+  in_child.reset();
+  out_child.reset();
+
+  // The request goes in (MSG_NOSIGNAL: a checker that died early is no SIGPIPE
+  // here), the output comes back until the checker ends or its time is up.
+  std::size_t sent = 0;
+  while (sent < request.size()) {
+    const ssize_t n = send(in_parent.get(), request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    sent += static_cast<std::size_t>(n);
+  }
+  in_parent.reset();
+  std::string said;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  bool timed_out = false;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{out_parent.get(), POLLIN, 0};
+    const int ready = poll(&p, 1, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    char buf[4096];
+    const ssize_t n = read(out_parent.get(), buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // the checker ended
+    if (said.size() < 4096) said.append(buf, static_cast<std::size_t>(n));
+  }
+  if (timed_out) kill(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timed_out) return "procgen did not finish loading it within 60 s";
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
+  while (!said.empty() && (said.back() == '\n' || said.back() == '\r')) said.pop_back();
+  std::string why = WIFSIGNALED(status) ? "procgen crashed loading or stepping it (signal " +
+                                              std::to_string(WTERMSIG(status)) + ")"
+                                        : "procgen refused it (exit status " + std::to_string(WEXITSTATUS(status)) + ")";
+  if (!said.empty()) why += ": " + said.substr(0, 300);
+  return why;
 }
 
 class ProcgenEnv final : public Env {
@@ -311,7 +483,6 @@ class ProcgenEnv final : public Env {
     emit(out);
   }
 
-  // [fnv1a of the rest: 8][at_episode_start_: 1][level_steps_: 8][game name, NUL][procgen's blob]
   // The 512 x 512 frame of the current state: libenv_observe draws it (act
   // draws only the 64 x 64 observation), so it is drawn only when asked for.
   // observe also rewrites the step's observation, reward and flags, unchanged.
@@ -321,6 +492,8 @@ class ProcgenEnv final : public Env {
     std::memcpy(frame.rgb, render_frame_.data(), kRenderBytes);
   }
 
+  // [fnv1a of the rest: 8][tag, fnv1a of the body from process_key(): 8]
+  // [body: at_episode_start_: 1][level_steps_: 8][game name, NUL][procgen's blob]
   std::string get_state() const override {
     if (venv_ == nullptr) throw std::logic_error("reset the env before get_state");
     std::string blob(kMaxStateBytes, '\0');
@@ -331,28 +504,45 @@ class ProcgenEnv final : public Env {
     body += s_.game;
     body.push_back('\0');
     body += blob;
-    const std::uint64_t h = fnv1a(body);
-    std::string state(sizeof h, '\0');
-    std::memcpy(state.data(), &h, sizeof h);
-    return state + body;
+    const std::string rest = pod_state(fnv1a(body, process_key())) + body;
+    return pod_state(fnv1a(rest)) + rest;
   }
 
   void set_state(std::string_view state) override {
     const std::string prefix = s_.game + '\0';
     constexpr std::size_t kHead = 1 + sizeof(std::int64_t);
-    if (state.size() < 8 + kHead + prefix.size() + 4) throw std::invalid_argument("Procgen state is too short");
-    std::uint64_t h = 0;
+    if (state.size() < 16 + kHead + prefix.size() + 4) throw std::invalid_argument("Procgen state is too short");
+    std::uint64_t h = 0, tag = 0;
     std::memcpy(&h, state.data(), sizeof h);
-    const std::string_view body = state.substr(8);
-    if (fnv1a(body) != h) throw std::invalid_argument("Procgen state is corrupt (its checksum does not match)");
+    if (fnv1a(state.substr(8)) != h) throw std::invalid_argument("Procgen state is corrupt (its checksum does not match)");
+    std::memcpy(&tag, state.data() + 8, sizeof tag);
+    const std::string_view body = state.substr(16);
     if (body.substr(kHead, prefix.size()) != prefix) {
       throw std::invalid_argument("Procgen state is not of " + s_.game);
     }
-    if (venv_ == nullptr) open(0);
+    std::int64_t level_steps = 0;
+    std::memcpy(&level_steps, body.data() + 1, sizeof level_steps);
+    if (static_cast<unsigned char>(body[0]) > 1 || level_steps < 0 || level_steps > s_.timeout) {
+      throw std::invalid_argument("Procgen state has a step count of " + std::to_string(level_steps) +
+                                  " (valid: 0 to the game's timeout, " + std::to_string(s_.timeout) +
+                                  ") or a bad episode-start flag");
+    }
     std::string blob(body.substr(kHead + prefix.size()));
+    if (tag != fnv1a(body, process_key())) {  // not this process's: procgen's loader may end the process
+      const std::uint64_t key = fnv1a(state, ~process_key());
+      if (!checked_blobs.contains(key)) {
+        const std::string why = run_checker(s_.root + "/procgen/data/prebuilt/libenv.so", options(0).request(blob));
+        if (!why.empty()) {
+          throw std::invalid_argument("Procgen state refused (written by another process, so first loaded by a "
+                                      "process of its own): " + why);
+        }
+        checked_blobs.add(key);
+      }
+    }
+    if (venv_ == nullptr) open(0);
     api_->set_state(venv_, 0, blob.data(), static_cast<int>(blob.size()));
     at_episode_start_ = body[0] != 0;
-    std::memcpy(&level_steps_, body.data() + 1, sizeof level_steps_);
+    level_steps_ = level_steps;
     timed_out_ = false;
   }
 
@@ -376,6 +566,17 @@ class ProcgenEnv final : public Env {
   // A libenv of this one game, as procgen's ProcgenGym3Env(num=1, ...) makes it.
   void open(std::int32_t rand_seed) {
     close();
+    OptionList o = options(rand_seed);
+    {
+      // libenv_make's first call loads every image, process-wide.
+      std::lock_guard<std::mutex> lock(api_mutex());
+      venv_ = api_->make(1, o.view());
+    }
+    if (venv_ == nullptr) throw std::runtime_error("Procgen's libenv_make returned no env");
+    bind_buffers();
+  }
+
+  OptionList options(std::int32_t rand_seed) const {
     OptionList o;
     o.add_bool("center_agent", s_.center_agent);
     o.add_bool("use_generated_assets", s_.use_generated_assets);
@@ -394,13 +595,7 @@ class ProcgenEnv final : public Env {
     o.add("num_threads", static_cast<std::int32_t>(0));
     o.add_bool("render_human", s_.render);
     o.add("resource_root", api_->resource_root);
-    {
-      // libenv_make's first call loads every image, process-wide.
-      std::lock_guard<std::mutex> lock(api_mutex());
-      venv_ = api_->make(1, o.view());
-    }
-    if (venv_ == nullptr) throw std::runtime_error("Procgen's libenv_make returned no env");
-    bind_buffers();
+    return o;
   }
 
   // Points libenv at this env's buffers, found by name in its tensor types.
