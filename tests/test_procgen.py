@@ -500,3 +500,34 @@ def test_a_state_written_by_another_process_is_checked_then_loaded(tmp_path, mon
     with pytest.raises(ValueError, match=r"step count of 1000000 \(valid: 0 to the game's timeout, 1000\)"):
         env.set_state(0, bytes(steps))
     env.close()
+
+
+@pytest.mark.parametrize(("other", "message"), [
+    ({"distribution_mode": "hard"}, "distribution_mode 1; this env has 0"),
+    ({"use_backgrounds": False}, "use_backgrounds 0; this env has 1"),
+    ({"paint_vel_info": True}, "paint_vel_info 1; this env has 0"),
+])
+def test_a_state_taken_under_other_settings_is_refused(other, message) -> None:
+    """procgen's loader takes the settings a state was taken with over the env's own (a hard level in an easy
+    env): such a state is refused by name, whatever process wrote it, and the env stays as it was."""
+    source = rlpool.make("CoinrunEasy-v0", num_envs=1, seed=1, **other)
+    source.reset()
+    env = rlpool.make("CoinrunEasy-v0", num_envs=1, seed=1)
+    env.reset()
+    before = env.get_state(0)
+    with pytest.raises(ValueError, match=f"Procgen state was taken with {message}"):
+        env.set_state(0, source.get_state(0))
+    assert env.get_state(0) == before
+    env.step(np.array([3]))
+
+
+@pytest.mark.parametrize("game", [g for g, _, _ in GAMES])
+def test_every_games_own_state_is_taken(game: str) -> None:
+    """The settings check reads the head of every game's blob as procgen writes it."""
+    env = rlpool.make(task_id(game, "easy"), num_envs=1, seed=5)
+    env.reset()
+    env.step(np.array([4]))
+    state = env.get_state(0)
+    frame = env.step(np.array([1]))[0][0].copy()
+    env.set_state(0, state)
+    assert np.array_equal(env.step(np.array([1]))[0][0], frame)

@@ -528,6 +528,7 @@ class ProcgenEnv final : public Env {
                                   ") or a bad episode-start flag");
     }
     std::string blob(body.substr(kHead + prefix.size()));
+    check_settings(blob);
     if (tag != fnv1a(body, process_key())) {  // not this process's: procgen's loader may end the process
       const std::uint64_t key = fnv1a(state, ~process_key());
       if (!checked_blobs.contains(key)) {
@@ -544,6 +545,43 @@ class ProcgenEnv final : public Env {
     at_episode_start_ = body[0] != 0;
     level_steps_ = level_steps;
     timed_out_ = false;
+  }
+
+  // procgen's blob starts as Game::serialize writes it: a version, the game's
+  // name (length, bytes), then the options below as ints, which its loader
+  // takes over: a state taken under other settings (another distribution mode:
+  // another task) would change the env's own. Refused instead, by name.
+  void check_settings(std::string_view blob) const {
+    auto int_at = [&](std::size_t i) {
+      std::int32_t v = 0;
+      std::memcpy(&v, blob.data() + i, sizeof v);
+      return v;
+    };
+    const std::size_t names_at = 8, options_at = names_at + s_.game.size();
+    constexpr std::size_t kOptions = 9;
+    if (blob.size() < options_at + 4 * kOptions || int_at(4) != static_cast<std::int32_t>(s_.game.size()) ||
+        blob.substr(names_at, s_.game.size()) != s_.game) {
+      throw std::invalid_argument("Procgen state does not hold a game of " + s_.game);
+    }
+    const std::array<std::pair<const char*, std::int32_t>, kOptions> own = {{
+        {"paint_vel_info", s_.paint_vel_info},
+        {"use_generated_assets", s_.use_generated_assets},
+        {"use_monochrome_assets", s_.use_monochrome_assets},
+        {"restrict_themes", s_.restrict_themes},
+        {"use_backgrounds", s_.use_backgrounds},
+        {"center_agent", -1},  // not compared: games whose view never moves turn it off themselves
+        {"debug_mode", 0},
+        {"distribution_mode", s_.distribution_mode},
+        {"use_sequential_levels", s_.use_sequential_levels},
+    }};
+    for (std::size_t i = 0; i < kOptions; ++i) {
+      const std::int32_t taken = int_at(options_at + 4 * i);
+      if (own[i].second != -1 && taken != own[i].second) {
+        throw std::invalid_argument(std::string("Procgen state was taken with ") + own[i].first + " " +
+                                    std::to_string(taken) + "; this env has " + std::to_string(own[i].second) +
+                                    " (distribution_mode: 0 easy, 1 hard, 2 extreme, 10 memory)");
+      }
+    }
   }
 
   static std::vector<ArraySpec> make_info_spec() {
