@@ -227,6 +227,12 @@ def test_bad_states_are_refused_and_leave_the_env_alone():
     too_long = head + np.uint64(len(log) + 2).tobytes() + np.zeros(len(log) + 2, np.int64).tobytes()
     with pytest.raises(ValueError, match="past the end"):
         crashed.set_state(0, too_long)
+    # A step count whose byte count wraps around 2**64 to the bytes present (2**61 + 3 eight-byte actions):
+    # refused by the size check, before the replay reads anything past the blob.
+    head = good[: len(good) - len(actions) - 8]
+    wrapped = head + np.uint64(2**61 + 3).tobytes() + actions
+    with pytest.raises(ValueError, match=r"holds 24 bytes of actions for 2305843009213693955 steps of 8 bytes"):
+        env.set_state(0, wrapped)
     # After every refusal the env goes on from where it was.
     assert env.get_state(0) == good
 
