@@ -358,7 +358,7 @@ CheckedBlobs checked_blobs;
 
 // Runs the checker on `request` (OptionList::request): "" when procgen took the
 // blob and stepped it, else what went wrong. Blocks for the checker's run
-// (about a second: it loads procgen's library and images); the caller has
+// (about 2 s: it loads procgen's library and images); the caller has
 // released the GIL.
 std::string run_checker(const std::string& library, const std::string& request) {
   const std::string program = checker_path();
