@@ -152,3 +152,36 @@ def test_list_into_a_closed_pipe_exits_quietly() -> None:
     stderr = child.stderr.read().decode()
     assert child.wait(timeout=60) == 0, stderr
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+
+
+def test_rounds_alternate_the_peers_and_report_the_median(monkeypatch):
+    """--rounds R: each peer is measured R times, the peers forward then backward by turns, and its rate is
+    the median of its rounds (steps, calls and seconds are totals)."""
+    order = []
+    rates = {"rlpool-sync": iter([30.0, 10.0, 20.0]), "gym-sync": iter([1.0, 5.0, 3.0])}
+
+    def fake_measure(peer, task, n, *, steps, seconds, warmup):
+        order.append(peer)
+        rate = next(rates[peer])
+        return bench.Measurement(task, peer, n, n, int(rate * 10), 10, 10.0, rate)
+
+    monkeypatch.setattr(bench, "check_peer", lambda peer, task: None)
+    monkeypatch.setattr(bench, "measure", fake_measure)
+    result = bench.run_benchmark(["CartPole-v1"], [4], ["rlpool-sync", "gym-sync"], rounds=3, progress=False)
+    assert order == ["rlpool-sync", "gym-sync", "gym-sync", "rlpool-sync", "rlpool-sync", "gym-sync"]
+    by_peer = {m.peer: m for m in result.measurements}
+    assert [m.peer for m in result.measurements] == ["rlpool-sync", "gym-sync"]
+    assert by_peer["rlpool-sync"].round_rates == [30.0, 10.0, 20.0]
+    assert by_peer["rlpool-sync"].steps_per_sec == 20.0 and by_peer["gym-sync"].steps_per_sec == 3.0
+    assert by_peer["gym-sync"].steps == 90 and by_peer["gym-sync"].calls == 30 and by_peer["gym-sync"].seconds == 30.0
+
+
+def test_bench_rounds_on_the_command_line(tmp_path):
+    argv = ["bench", "CartPole-v1", "--num-envs", "2", "--steps", "100", "--warmup", "5", "--rounds", "2"]
+    argv += ["--peers", "rlpool-sync,rlpool-async", "--out", str(tmp_path), "--no-plot", "--no-progress"]
+    assert main(argv) == 0
+    report = json.loads((tmp_path / "bench.json").read_text())
+    assert report["config"]["rounds"] == 2
+    for m in report["measurements"]:
+        assert len(m["round_rates"]) == 2 and m["steps"] >= 200
+        assert m["steps_per_sec"] == pytest.approx(sum(m["round_rates"]) / 2)

@@ -17,6 +17,7 @@ import json
 import math
 import os
 import platform
+import statistics
 import sys
 import time
 import warnings
@@ -88,6 +89,9 @@ class Measurement:
     """``step`` (sync) or ``recv``+``send`` (async) calls timed."""
     seconds: float
     steps_per_sec: float
+    """With several rounds: the median of ``round_rates``; else ``steps / seconds``."""
+    round_rates: list[float] = field(default_factory=list)
+    """Steps/s of each round (``run_benchmark(rounds=...)``), in the order they ran."""
 
 
 @dataclass
@@ -630,41 +634,75 @@ def run_benchmark(
     steps: int | None = None,
     seconds: float = 2.0,
     warmup: int = 300,
+    rounds: int = 1,
     progress: bool = True,
 ) -> BenchResult:
     """Measure every peer on every task and ``num_envs``, with a tqdm bar over all measurements.
 
-    Peers that cannot run a task are recorded in ``BenchResult.skipped``
+    With ``rounds`` > 1 each task and ``num_envs`` measures its peers ``rounds`` times, in their order and
+    then in reverse, by turns, and each peer's rate is the median of its rounds: on a machine whose speed
+    drifts (a shared VM) the peers then share its slow and fast moments, which one measurement each, one
+    peer after another, does not. Peers that cannot run a task are recorded in ``BenchResult.skipped``
     (checked once per task and peer) instead of failing the run.
     """
     from tqdm import tqdm
 
     result = BenchResult()
     unavailable: dict[tuple[str, str], str | None] = {}  # (task, peer) -> why it cannot run
-    total = len(tasks) * len(num_envs) * len(peers)
+    total = len(tasks) * len(num_envs) * len(peers) * rounds
     with tqdm(total=total, disable=not progress, unit="run", dynamic_ncols=True, file=sys.stderr) as bar:
         for task in tasks:
             for n in num_envs:
+                runs: dict[str, list[Measurement]] = {}
+                skipped: dict[str, str] = {}
+                for r in range(rounds):
+                    for peer in peers if r % 2 == 0 else list(reversed(peers)):
+                        bar.set_description(f"{task} n={n} {peer}" + (f" round {r + 1}" if rounds > 1 else ""))
+                        bar.update(1)
+                        if peer in skipped:
+                            continue
+                        if (task, peer) not in unavailable:
+                            try:
+                                check_peer(peer, task)
+                                unavailable[(task, peer)] = None
+                            except PeerUnavailable as e:
+                                unavailable[(task, peer)] = str(e)
+                        reason = unavailable[(task, peer)]
+                        if reason is None:
+                            try:
+                                runs.setdefault(peer, []).append(
+                                    measure(peer, task, n, steps=steps, seconds=seconds, warmup=warmup)
+                                )
+                            except PeerUnavailable as e:
+                                reason = str(e)
+                        if reason is not None:
+                            skipped[peer] = reason
+                            runs.pop(peer, None)
                 for peer in peers:
-                    bar.set_description(f"{task} n={n} {peer}")
-                    if (task, peer) not in unavailable:
-                        try:
-                            check_peer(peer, task)
-                            unavailable[(task, peer)] = None
-                        except PeerUnavailable as e:
-                            unavailable[(task, peer)] = str(e)
-                    reason = unavailable[(task, peer)]
-                    if reason is None:
-                        try:
-                            result.measurements.append(
-                                measure(peer, task, n, steps=steps, seconds=seconds, warmup=warmup)
-                            )
-                        except PeerUnavailable as e:
-                            reason = str(e)
-                    if reason is not None:
-                        result.skipped.append(Skip(task, peer, n, reason))
-                    bar.update(1)
+                    if peer in skipped:
+                        result.skipped.append(Skip(task, peer, n, skipped[peer]))
+                    elif peer in runs:
+                        result.measurements.append(combine_rounds(runs[peer]))
     return result
+
+
+def combine_rounds(rounds: Sequence[Measurement]) -> Measurement:
+    """One peer's rounds as one measurement: totals of steps, calls and seconds, the median rate."""
+    if len(rounds) == 1:
+        return rounds[0]
+    first = rounds[0]
+    rates = [m.steps_per_sec for m in rounds]
+    return Measurement(
+        task=first.task,
+        peer=first.peer,
+        num_envs=first.num_envs,
+        batch_size=first.batch_size,
+        steps=sum(m.steps for m in rounds),
+        calls=sum(m.calls for m in rounds),
+        seconds=sum(m.seconds for m in rounds),
+        steps_per_sec=statistics.median(rates),
+        round_rates=rates,
+    )
 
 
 # --- reporting --------------------------------------------------------------------------------

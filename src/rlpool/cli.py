@@ -110,6 +110,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="untimed step/recv calls before each measurement (default: 300)",
     )
     bench.add_argument(
+        "--rounds",
+        type=_positive_int,
+        default=1,
+        metavar="R",
+        help="measure each peer R times, the peers in turn forward and backward, and report the median "
+        "(default: 1; 3 or more on a machine whose speed drifts)",
+    )
+    bench.add_argument(
         "--peers",
         type=_peer_list,
         default=list(PEERS),
@@ -200,6 +208,7 @@ def _cmd_bench(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         steps=args.steps,
         seconds=args.seconds,
         warmup=args.warmup,
+        rounds=args.rounds,
         progress=not args.no_progress,
     )
     print(bench.format_table(result))
@@ -215,6 +224,7 @@ def _cmd_bench(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         "steps": args.steps,
         "seconds": None if args.steps is not None else args.seconds,
         "warmup_calls": args.warmup,
+        "rounds": args.rounds,
         "async_batch_size": "max(1, num_envs // 2)",
         "command": sys.argv,
     }
