@@ -88,6 +88,7 @@ def test_bench_writes_json_and_png(tmp_path, capsys):
     assert got[("CartPole-v1", 2, "rlpool-sync")]["batch_size"] == 2
     assert set(got[("CartPole-v1", 2, "rlpool-sync")]["ratios"]) == {"rlpool-async", "gym-sync"}
     assert [(s["peer"], s["num_envs"]) for s in report["skipped"]] == [("rlpool-async", 1)]
+    assert all(m["round_rates"] == [m["steps_per_sec"]] for m in got.values())  # one round
 
     png = (out / "bench.png").read_bytes()
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and b"IEND" in png[-16:]

@@ -89,7 +89,7 @@ class Measurement:
     """``step`` (sync) or ``recv``+``send`` (async) calls timed."""
     seconds: float
     steps_per_sec: float
-    """With several rounds: the median of ``round_rates``; else ``steps / seconds``."""
+    """The median of ``round_rates`` (with one round, ``steps / seconds``)."""
     round_rates: list[float] = field(default_factory=list)
     """Steps/s of each round (``run_benchmark(rounds=...)``), in the order they ran."""
 
@@ -210,17 +210,16 @@ class XlaRunner:
             h, (_obs, reward, *_rest) = step(h, batch)
             return h, reward
 
+        self._block = jax.block_until_ready
         self._scan = jax.jit(lambda h: jax.lax.scan(body, h, length=self.steps))
-        self._handle, _ = jax.block_until_ready(self._scan(handle))  # compiles
+        self._handle, _ = self._block(self._scan(handle))  # compiles
 
     def run(self, calls: int) -> None:
         """Make ``calls`` jitted scans, each ``steps`` sync steps of every env."""
-        import jax
-
         handle, scan = self._handle, self._scan
         for _ in range(calls):
             handle, _ = scan(handle)
-        self._handle = jax.block_until_ready(handle)
+        self._handle = self._block(handle)
 
     def close(self) -> None:
         """Close the env."""
@@ -661,22 +660,15 @@ def run_benchmark(
                         bar.update(1)
                         if peer in skipped:
                             continue
-                        if (task, peer) not in unavailable:
-                            try:
-                                check_peer(peer, task)
-                                unavailable[(task, peer)] = None
-                            except PeerUnavailable as e:
-                                unavailable[(task, peer)] = str(e)
-                        reason = unavailable[(task, peer)]
-                        if reason is None:
-                            try:
-                                runs.setdefault(peer, []).append(
-                                    measure(peer, task, n, steps=steps, seconds=seconds, warmup=warmup)
-                                )
-                            except PeerUnavailable as e:
-                                reason = str(e)
-                        if reason is not None:
-                            skipped[peer] = reason
+                        try:
+                            if (task, peer) not in unavailable:
+                                unavailable[(task, peer)] = _why_unavailable(peer, task)
+                            if unavailable[(task, peer)] is not None:
+                                raise PeerUnavailable(unavailable[(task, peer)])
+                            m = measure(peer, task, n, steps=steps, seconds=seconds, warmup=warmup)
+                            runs.setdefault(peer, []).append(m)
+                        except PeerUnavailable as e:
+                            skipped[peer] = str(e)
                             runs.pop(peer, None)
                 for peer in peers:
                     if peer in skipped:
@@ -686,10 +678,16 @@ def run_benchmark(
     return result
 
 
+def _why_unavailable(peer: str, task: str) -> str | None:
+    try:
+        check_peer(peer, task)
+    except PeerUnavailable as e:
+        return str(e)
+    return None
+
+
 def combine_rounds(rounds: Sequence[Measurement]) -> Measurement:
     """One peer's rounds as one measurement: totals of steps, calls and seconds, the median rate."""
-    if len(rounds) == 1:
-        return rounds[0]
     first = rounds[0]
     rates = [m.steps_per_sec for m in rounds]
     return Measurement(

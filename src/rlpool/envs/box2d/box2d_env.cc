@@ -121,7 +121,7 @@ void Box2dEnv::set_state(std::string_view state) {
   for (auto& word : words) word = in.get<std::uint64_t>("generator");
   const auto steps = in.get<std::uint64_t>("step count");
   // Compared by division: steps * action_bytes_ can wrap around to the bytes left (a crafted count of
-  // 2^61 + 5 with 8-byte actions), and the replay below would then read past the blob.
+  // 2^61 + 3 with 8-byte actions), and the replay below would then read past the blob.
   if (in.left() % action_bytes_ != 0 || steps != in.left() / action_bytes_) {
     throw std::invalid_argument("Box2D env state holds " + std::to_string(in.left()) + " bytes of actions for " +
                                 std::to_string(steps) + " steps of " + std::to_string(action_bytes_) + " bytes");

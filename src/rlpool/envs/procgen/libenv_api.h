@@ -1,7 +1,8 @@
 // The part of gym3's libenv C API that the Procgen envs call, declared here
 // from its documented behaviour (procgen 0.10.7 exports libenv version 1).
-// libenv.so is opened with dlopen (procgen_env.cc), so these are only the
-// types and function-pointer signatures; nothing links against it.
+// libenv.so is opened with dlopen (procgen_env.cc, checker/main.cc), so these
+// are only the types, function-pointer signatures and their lookup; nothing
+// links against it.
 //
 // What the calls do (procgen's VecGame):
 // - libenv_make(num, options) builds `num` games from name/value options: a
@@ -18,7 +19,11 @@
 // - get_state/set_state (procgen's own exports) serialize one game.
 #pragma once
 
+#include <dlfcn.h>
+
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 namespace rlpool::procgen::libenv {
 
@@ -74,5 +79,13 @@ using ObserveFn = void (*)(void* env);
 using CloseFn = void (*)(void* env);
 using GetStateFn = int (*)(void* env, int env_idx, char* data, int length);
 using SetStateFn = void (*)(void* env, int env_idx, char* data, int length);
+
+// Points `fn` at the function `name` of the dlopen'ed libenv.so `lib`.
+template <class F>
+void resolve(void* lib, const char* name, F& fn) {
+  void* sym = dlsym(lib, name);
+  if (sym == nullptr) throw std::runtime_error(std::string("Procgen's libenv.so has no symbol ") + name);
+  fn = reinterpret_cast<F>(sym);
+}
 
 }  // namespace rlpool::procgen::libenv

@@ -167,13 +167,6 @@ struct Api {
   std::string resource_root;
 };
 
-template <class F>
-void resolve(void* lib, const char* name, F& fn) {
-  void* sym = dlsym(lib, name);
-  if (sym == nullptr) throw std::runtime_error(std::string("Procgen's libenv.so has no symbol ") + name);
-  fn = reinterpret_cast<F>(sym);
-}
-
 std::mutex& api_mutex() {
   static std::mutex m;
   return m;
@@ -203,19 +196,19 @@ const Api& load_api(const std::string& root) {
   }
   auto api = std::make_unique<Api>();
   libenv::VersionFn version = nullptr;
-  resolve(lib, "libenv_version", version);
+  libenv::resolve(lib, "libenv_version", version);
   if (version() != libenv::kVersion) {
     throw std::runtime_error(path + " implements libenv version " + std::to_string(version()) + ", rlpool speaks " +
                              std::to_string(libenv::kVersion));
   }
-  resolve(lib, "libenv_make", api->make);
-  resolve(lib, "libenv_get_tensortypes", api->get_tensortypes);
-  resolve(lib, "libenv_set_buffers", api->set_buffers);
-  resolve(lib, "libenv_observe", api->observe);
-  resolve(lib, "libenv_act", api->act);
-  resolve(lib, "libenv_close", api->close);
-  resolve(lib, "get_state", api->get_state);
-  resolve(lib, "set_state", api->set_state);
+  libenv::resolve(lib, "libenv_make", api->make);
+  libenv::resolve(lib, "libenv_get_tensortypes", api->get_tensortypes);
+  libenv::resolve(lib, "libenv_set_buffers", api->set_buffers);
+  libenv::resolve(lib, "libenv_observe", api->observe);
+  libenv::resolve(lib, "libenv_act", api->act);
+  libenv::resolve(lib, "libenv_close", api->close);
+  libenv::resolve(lib, "get_state", api->get_state);
+  libenv::resolve(lib, "set_state", api->set_state);
   api->resource_root = root + "/procgen/data/assets/";
   loaded.emplace_back(root, std::move(api));
   return *loaded.back().second;

@@ -181,13 +181,16 @@ ArraySpec parse_array(std::istringstream& in) {
   return a;
 }
 
+// The compiled render's address; 0 (none) for a task without render, or a config without the option.
+std::int64_t render_fn(const Config& config) {
+  return config.has("_render_fn") ? config.get_int("_render_fn") : 0;
+}
+
 Program parse_program(const Config& config) {
   Program p;
   p.reset = reinterpret_cast<Entry>(static_cast<std::uintptr_t>(config.get_int("_reset_fn")));
   p.step = reinterpret_cast<Entry>(static_cast<std::uintptr_t>(config.get_int("_step_fn")));
-  if (config.has("_render_fn")) {  // optional: a task without render
-    p.render = reinterpret_cast<Entry>(static_cast<std::uintptr_t>(config.get_int("_render_fn")));
-  }
+  p.render = reinterpret_cast<Entry>(static_cast<std::uintptr_t>(render_fn(config)));
   const std::string& text = config.get_string("_spec");
   if (p.reset == nullptr || p.step == nullptr || text.empty()) {
     throw std::invalid_argument("NumbaEnv tasks are registered by rlpool.python_env, which compiles their functions");
@@ -277,8 +280,7 @@ std::shared_ptr<const Program> program_for(const Config& config) {
   static std::string last_key;
   const std::string key = std::to_string(config.get_int("_reset_fn")) + "/" +
                           std::to_string(config.get_int("_step_fn")) + "/" +
-                          std::to_string(config.has("_render_fn") ? config.get_int("_render_fn") : 0) + "/" +
-                          config.get_string("_spec");
+                          std::to_string(render_fn(config)) + "/" + config.get_string("_spec");
   std::lock_guard<std::mutex> lock(mu);
   if (auto p = last.lock(); p && key == last_key) return p;
   auto p = std::make_shared<const Program>(parse_program(config));

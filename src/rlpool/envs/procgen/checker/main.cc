@@ -52,13 +52,6 @@ class Reader {
   std::string_view rest_;
 };
 
-template <class F>
-F resolve(void* handle, const char* name) {
-  void* sym = dlsym(handle, name);
-  if (sym == nullptr) throw std::runtime_error(std::string("libenv.so has no symbol ") + name);
-  return reinterpret_cast<F>(sym);
-}
-
 std::size_t dtype_size(int dtype) {
   return dtype == lib::kDtypeUInt8 ? 1 : 4;  // uint8, int32 or float32
 }
@@ -86,12 +79,18 @@ int run(const char* library, std::string_view request) {
 
   void* handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) throw std::runtime_error(std::string("cannot load ") + library + ": " + dlerror());
-  const auto make = resolve<lib::MakeFn>(handle, "libenv_make");
-  const auto tensortypes = resolve<lib::GetTensorTypesFn>(handle, "libenv_get_tensortypes");
-  const auto set_buffers = resolve<lib::SetBuffersFn>(handle, "libenv_set_buffers");
-  const auto act = resolve<lib::ActFn>(handle, "libenv_act");
-  const auto close = resolve<lib::CloseFn>(handle, "libenv_close");
-  const auto set_state = resolve<lib::SetStateFn>(handle, "set_state");
+  lib::MakeFn make = nullptr;
+  lib::GetTensorTypesFn tensortypes = nullptr;
+  lib::SetBuffersFn set_buffers = nullptr;
+  lib::ActFn act = nullptr;
+  lib::CloseFn close = nullptr;
+  lib::SetStateFn set_state = nullptr;
+  lib::resolve(handle, "libenv_make", make);
+  lib::resolve(handle, "libenv_get_tensortypes", tensortypes);
+  lib::resolve(handle, "libenv_set_buffers", set_buffers);
+  lib::resolve(handle, "libenv_act", act);
+  lib::resolve(handle, "libenv_close", close);
+  lib::resolve(handle, "set_state", set_state);
 
   std::vector<lib::Option> items(count);
   for (std::uint32_t i = 0; i < count; ++i) {
