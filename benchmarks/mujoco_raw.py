@@ -9,7 +9,9 @@ the ``mujoco`` Python bindings in ``--threads`` Python threads. Those bindings
 release the GIL inside ``mj_step`` (checked at start-up: another thread keeps
 running Python during a long call), and each call advances one env by
 ``--chunk`` env steps (``frame_skip * chunk`` MuJoCo steps), so the Python cost
-per call is noise against the physics and no C++ harness is needed. Each env
+per call is noise against the physics and no C++ harness is needed. The timer
+callback the ``mujoco`` package installs on import is off meanwhile
+(``python_timer_off``), as in rlpool's private copy of the library. Each env
 gets the same fixed action batch the ``rlpool bench`` peers use (``ctrl`` set
 once), and is reset like the task's reset (``mj_resetData`` plus the task's
 reset noise) every ``max_episode_steps`` env steps: with that fixed batch Ant
@@ -41,6 +43,7 @@ import numpy as np
 
 import rlpool
 from rlpool import bench
+from rlpool.envs.mujoco import python_timer_off
 
 PEERS = ("rlpool-async", "rlpool-sync", "envpool-sync", "envpool-async", "gym-sync", "gym-async")
 
@@ -126,18 +129,19 @@ def raw_steps_per_sec(task: str, num_envs: int, threads: int, seconds: float, ch
                     d.ctrl[:] = ctrl
                     elapsed[j] = 0
 
-    workers = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
-    for w in workers:
-        w.start()
-    start.wait()
-    t0, c0 = time.perf_counter(), process_cpu_seconds()
-    first = sum(counts)
-    time.sleep(seconds)
-    done = sum(counts) - first
-    elapsed_s, cpu_s = time.perf_counter() - t0, process_cpu_seconds() - c0
-    stop.set()
-    for w in workers:
-        w.join()
+    with python_timer_off():  # as rlpool's private copy of the library runs
+        workers = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
+        for w in workers:
+            w.start()
+        start.wait()
+        t0, c0 = time.perf_counter(), process_cpu_seconds()
+        first = sum(counts)
+        time.sleep(seconds)
+        done = sum(counts) - first
+        elapsed_s, cpu_s = time.perf_counter() - t0, process_cpu_seconds() - c0
+        stop.set()
+        for w in workers:
+            w.join()
     return done / elapsed_s, done / cpu_s
 
 

@@ -202,17 +202,45 @@ def test_frame_skip_repeats_the_action_and_adds_the_rewards():
     env.close()
 
 
-def test_without_dm_control_the_error_names_the_extra():
+@pytest.mark.parametrize("missing", ["import", "metadata"])
+def test_without_dm_control_the_error_names_the_extra(missing, tmp_path):
+    # An empty cache: the model must be compiled, which needs dm_control. "import": it cannot be imported;
+    # "metadata": it is not installed at all (pip uninstall removes both).
+    block = (
+        "sys.modules['dm_control'] = None"
+        if missing == "import"
+        else "import importlib.metadata as m; v = m.version; "
+        "m.version = lambda n: (_ for _ in ()).throw(m.PackageNotFoundError(n)) if n == 'dm-control' else v(n)"
+    )
     code = (
-        "import sys; sys.modules['dm_control'] = None\n"
+        f"import sys; {block}\n"
         "import rlpool\n"
         "try:\n"
         "    rlpool.make('CheetahRun-v1')\n"
         "except ImportError as e:\n"
         "    print('ERROR', e)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
+                         env={**os.environ, "RLPOOL_CACHE_DIR": str(tmp_path)})
     assert 'ERROR' in out.stdout and 'pip install "rlpool[dmc]"' in out.stdout, out.stdout + out.stderr
+
+
+def test_a_cached_model_needs_no_dm_control_import(tmp_path):
+    # The first make compiles the model (importing dm_control); in a new process the cached file is found
+    # from the installed versions alone, and the task steps without dm_control or mujoco's module imported.
+    code = (
+        "import sys, numpy as np, rlpool\n"
+        "env = rlpool.make('CheetahRun-v1', num_envs=2, seed=3)\n"
+        "obs, _ = env.reset()\n"
+        "obs = env.step(np.zeros((2, 6)))[0]\n"
+        "imported = sorted(m for m in sys.modules if m.split('.')[0] in ('dm_control', 'mujoco'))\n"
+        "print(imported, '|', obs['velocity'].sum())\n"
+    )
+    env = {**os.environ, "RLPOOL_CACHE_DIR": str(tmp_path)}
+    first, second = (subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                                    check=True, env=env).stdout.split(" | ") for _ in range(2))
+    assert first[0] != "[]" and second[0] == "[]", (first, second)
+    assert first[1] == second[1]  # the same model: the same first step
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ import contextlib
 import math
 import os
 import re
+import subprocess
 import sys
 import types
 import warnings
@@ -203,12 +204,37 @@ def test_one_mujoco_library_pinned_for_build_and_run():
     env.reset()
     g = gym_env("Ant-v5")
     g.reset(seed=0)
-    # rlpool's C++ and the mujoco bindings run one and the same library file.
-    libs = {line.split()[-1] for line in Path("/proc/self/maps").read_text().splitlines() if "libmujoco.so" in line}
-    assert len(libs) == 1, libs
-    assert Path(libs.pop()).name == f"libmujoco.so.{mujoco.__version__}"
+    # rlpool's C++ and the mujoco bindings run one and the same library file: the bindings the file
+    # itself, rlpool a private copy of it in memory (named after the file; its version is checked on load).
+    name = f"libmujoco.so.{mujoco.__version__}"
+    libs = {line.split(None, 5)[-1] for line in Path("/proc/self/maps").read_text().splitlines() if "libmujoco" in line}
+    assert libs == {mujoco.__file__.rsplit("/", 1)[0] + "/" + name, f"/memfd:{name} (deleted)"}, libs
     env.close()
     g.close()
+
+
+def test_the_mujoco_packages_settings_are_its_own():
+    """rlpool's envs run their own copy of the library: MuJoCo's globals (the log handler rlpool installs
+    to turn errors into exceptions; the timer callback the mujoco package sets) stay apart. Checked on the
+    log handler, in a child process whose mujoco no other test has touched."""
+    code = """
+import ctypes, mujoco, rlpool
+from rlpool.envs.mujoco import mujoco_library
+swap = ctypes.CDLL(str(mujoco_library())).mju_setLogHandler
+swap.restype, swap.argtypes = ctypes.c_void_p, [ctypes.c_void_p]
+def handler():
+    h = swap(None)
+    swap(h)
+    return h
+before = handler()
+env = rlpool.make("Hopper-v5", num_envs=2, seed=0)
+env.reset()
+env.step(env.action_space.sample())
+print("same handler:", handler() == before)
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "same handler: True" in run.stdout, run.stdout
 
 
 # ---------------------------------------------------------------- step-by-step parity, default options
@@ -602,3 +628,16 @@ def test_bad_options_raise_clear_errors(tmp_path):
     with pytest.raises(ValueError):
         env.step(np.zeros((1, 3)))
     env.close()
+
+
+def test_python_timer_off_clears_and_restores_the_packages_timer():
+    import ctypes
+
+    from rlpool.envs.mujoco import mujoco_library, python_timer_off
+
+    timer = ctypes.c_void_p.in_dll(ctypes.CDLL(str(mujoco_library())), "mjcb_time")
+    assert timer.value  # set by the mujoco package's import (this module imports it)
+    before = timer.value
+    with python_timer_off():
+        assert timer.value is None
+    assert timer.value == before

@@ -401,13 +401,14 @@ def _make_envpool(task: str, num_envs: int, actions: np.ndarray, asynchronous: b
 
 def _dm_control_task(task: str) -> tuple[str, str]:
     """(domain, task) of a DeepMind Control Suite task id; PeerUnavailable for others or without dm_control."""
-    from rlpool.envs.dmc.registration import DOMAINS, task_id
+    from rlpool.envs.dmc.registration import DOMAINS, quiet_import, task_id
 
     for domain in DOMAINS:
         for name in domain.tasks:
             if task_id(domain.name, name) == task:
                 try:
-                    import dm_control.suite  # noqa: F401
+                    with quiet_import():
+                        import dm_control.suite  # noqa: F401
                 except ImportError as e:
                     raise PeerUnavailable(f"dm_control is not installed ({e})") from None
                 return domain.name, name
@@ -418,11 +419,12 @@ class DmControlRunner:
     """A Python loop over ``num_envs`` dm_control environments, each reset when its episode ends."""
 
     def __init__(self, task: str, num_envs: int, actions: np.ndarray) -> None:
-        from dm_control import suite
+        from rlpool.envs.dmc.registration import quiet_import
 
         domain, name = _dm_control_task(task)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # GLFW: no display (nothing is rendered)
+        with quiet_import():  # GLFW: no display (nothing is rendered); absl on dm_control's XML
+            from dm_control import suite
+
             self.envs = [suite.load(domain, name, task_kwargs={"random": ENV_SEED + i}) for i in range(num_envs)]
         for env in self.envs:
             env.reset()

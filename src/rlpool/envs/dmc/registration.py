@@ -84,7 +84,7 @@ def env_type(domain: str) -> str:
 
 
 @contextlib.contextmanager
-def _quiet() -> Iterator[None]:
+def quiet_import() -> Iterator[None]:
     """Hide what dm_control prints while it loads.
 
     That is GLFW's "no display" warning (rlpool does not render through it) and absl's deprecation notes
@@ -108,33 +108,43 @@ _files: dict[tuple[str, str], str] = {}
 def model_file(domain: str, task: str) -> str:
     """Path of the MJB file of dm_control's compiled model for ``domain``/``task``, made on first use.
 
-    Raises an ImportError that names the ``dmc`` extra when dm_control is not installed.
+    The file is named after the installed dm_control and mujoco versions, so a cached one is found from
+    their metadata alone: dm_control (a second to import) and the ``mujoco`` module are imported only to
+    compile a model that is not cached. Raises an ImportError that names the ``dmc`` extra when dm_control
+    is not installed.
     """
     with _lock:
         if (domain, task) in _files:
             return _files[domain, task]
         try:
-            import mujoco
-            import numpy as np
-
-            with _quiet():
-                from dm_control import suite
-        except ImportError as e:
-            raise ImportError(
-                f"the DeepMind Control Suite tasks take their models from dm_control, which is not installed "
-                f'({e}): pip install "rlpool[dmc]"'
-            ) from e
-        dm_version = importlib.metadata.version("dm-control")
-        path = cache_root() / "dmc" / f"{domain}-{task}-dm_control{dm_version}-mujoco{mujoco.__version__}.mjb"
+            dm_control, mujoco = importlib.metadata.version("dm-control"), importlib.metadata.version("mujoco")
+        except importlib.metadata.PackageNotFoundError as e:
+            raise ImportError(_missing(e)) from e
+        path = cache_root() / "dmc" / f"{domain}-{task}-dm_control{dm_control}-mujoco{mujoco}.mjb"
         if not path.is_file():
+            try:
+                import mujoco as mj
+                import numpy as np
+
+                with quiet_import():
+                    from dm_control import suite
+            except ImportError as e:
+                raise ImportError(_missing(e)) from e
             # random=0: lqr draws its joints' stiffness into the model; the C++ env draws its own per episode.
-            with _quiet():
+            with quiet_import():
                 model = suite.load(domain, task, task_kwargs={"random": 0}).physics.model.ptr
-            buffer = np.empty(mujoco.mj_sizeModel(model), np.uint8)
-            mujoco.mj_saveModel(model, None, buffer)
+            buffer = np.empty(mj.mj_sizeModel(model), np.uint8)
+            mj.mj_saveModel(model, None, buffer)
             write_atomically(path, buffer.tobytes())
         _files[domain, task] = str(path)
         return _files[domain, task]
+
+
+def _missing(e: Exception) -> str:
+    return (
+        f"the DeepMind Control Suite tasks take their models from dm_control, which is not installed ({e}): "
+        'pip install "rlpool[dmc]"'
+    )
 
 
 def _register(domain: Domain) -> None:

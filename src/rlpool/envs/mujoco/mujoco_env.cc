@@ -1,7 +1,11 @@
 #include "mujoco_env.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <array>
 #include <atomic>
@@ -13,6 +17,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "fd.h"
 #include "pixels.h"
 
 namespace rlpool::mujoco {
@@ -68,17 +73,47 @@ void on_log(const mjLogMessage* message) {
   if (const mjfLogHandler previous = previous_log_handler.load()) previous(message);
 }
 
+// A copy of the library file at `path`, in memory, opened as a library of its
+// own. Its globals are rlpool's alone: the `mujoco` Python package sets
+// mjcb_time on import so that mj_step times each of its stages, which costs a
+// Cheetah step ~1 us (15 %), and the log settings api() makes below would
+// otherwise change the user's own mujoco. Null if the copy cannot be made.
+void* open_private_copy(const char* path) {
+  const Fd src(::open(path, O_RDONLY | O_CLOEXEC));
+  const Fd copy(::memfd_create(RLPOOL_MUJOCO_SONAME, MFD_CLOEXEC));
+  if (src.get() < 0 || copy.get() < 0) return nullptr;
+  std::vector<char> buffer(1 << 20);
+  for (;;) {
+    const ssize_t n = ::read(src.get(), buffer.data(), buffer.size());
+    if (n == 0) break;
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return nullptr;
+    for (ssize_t done = 0; done < n;) {
+      const ssize_t w = ::write(copy.get(), buffer.data() + done, static_cast<std::size_t>(n - done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return nullptr;
+      done += w;
+    }
+  }
+  // The mapping outlives the descriptor.
+  return dlopen(("/proc/self/fd/" + std::to_string(copy.get())).c_str(), RTLD_NOW | RTLD_LOCAL);
+}
+
 Api load_api() {
   // rlpool.envs.mujoco has loaded the `mujoco` package's library by path; find
-  // it by its SONAME without searching anywhere else.
-  void* lib = dlopen(RLPOOL_MUJOCO_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-  if (lib == nullptr) lib = dlopen(RLPOOL_MUJOCO_SONAME, RTLD_NOW | RTLD_LOCAL);
-  if (lib == nullptr) {
+  // it by its SONAME without searching anywhere else, then run a private copy
+  // of the same file (the shared one where no copy can be made: no /proc).
+  void* shared = dlopen(RLPOOL_MUJOCO_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  if (shared == nullptr) shared = dlopen(RLPOOL_MUJOCO_SONAME, RTLD_NOW | RTLD_LOCAL);
+  if (shared == nullptr) {
     throw std::runtime_error(std::string("the MuJoCo envs need " RLPOOL_MUJOCO_SONAME
                                          ", which rlpool loads from the installed `mujoco` package "
                                          "(pip install the mujoco version rlpool was built with): ") +
                              dlerror());
   }
+  link_map* where = nullptr;
+  void* lib = dlinfo(shared, RTLD_DI_LINKMAP, &where) == 0 ? open_private_copy(where->l_name) : nullptr;
+  if (lib == nullptr) lib = shared;
   Api a{};
   resolve(lib, "mj_loadXML", a.loadXML);
   resolve(lib, "mj_deleteModel", a.deleteModel);
@@ -124,12 +159,14 @@ Api load_api() {
   // checked before any of MuJoCo's global settings below is touched (a failed
   // load is retried, and must not install the log handler over itself).
   if (a.version() != mjVERSION_HEADER) {
+    if (lib != shared) dlclose(lib);
     throw std::runtime_error("loaded MuJoCo library is version " + std::to_string(a.version()) +
                              " but rlpool was compiled against " + std::to_string(mjVERSION_HEADER) + " (" +
                              RLPOOL_MUJOCO_SONAME + ")");
   }
   // Without a handler MuJoCo writes each warning to MUJOCO_LOG.TXT in the
-  // user's working directory. One the `mujoco` package's user installed is kept.
+  // user's working directory. In the shared library (no private copy), one
+  // the `mujoco` package's user installed is kept.
   using Handler = void (*)(const char*);
   auto* user_warning = reinterpret_cast<Handler*>(dlsym(lib, "mju_user_warning"));
   if (user_warning == nullptr) throw std::runtime_error("MuJoCo library has no symbol mju_user_warning");

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "env.h"
+#include "fd.h"
 #include "libenv_api.h"
 
 #ifndef RLPOOL_PROCGEN_ROOT
@@ -308,23 +309,6 @@ std::string checker_path() {
   path.erase(path.rfind('/') + 1);
   return path + "_rlpool_procgen_check";
 }
-
-// Owns a file descriptor.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() { reset(); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  void reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_;
-};
 
 // Blobs from other processes that the checker passed, by their keyed hash: the
 // same state restored again (a search from a loaded state) is not checked again.
