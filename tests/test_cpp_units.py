@@ -23,6 +23,7 @@ PROGRAMS = {
     "autoreset_test.cc": [],
     "cost_model_test.cc": ["cost_model.cc"],
     "episode_test.cc": ["episode.cc", "env.cc", "pixels.cc", "render.cc"],
+    "draw_test.cc": ["../envs/box2d/car_racing_render.cc"],
 }
 FLAGS = ["-std=c++20", "-O1", "-Wall", "-Wextra", "-pthread"]
 

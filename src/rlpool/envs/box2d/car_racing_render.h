@@ -64,7 +64,7 @@ using draw::rgb;
 // value, and a band stays in cache where a whole window would not.
 class Canvas {
  public:
-  Canvas() : band_(static_cast<std::size_t>(kWindowW) * kBand, 0) {}
+  Canvas() : band_(kBandPixels, 0) {}
 
   // gymnasium's _render("state_pixels"): the 96x96x3 frame.
   void draw(const FrameInput& in, std::uint8_t* obs);
@@ -87,6 +87,9 @@ class Canvas {
 
  private:
   static constexpr int kBand = 32;  // rows; 800 = 25 bands of 128 KiB
+  // The X filter reads up to 3 pixels past a row's boundary pixel (the last
+  // row's too): the band has this many after its last row.
+  static constexpr std::size_t kBandPixels = static_cast<std::size_t>(kWindowW) * kBand + 4;
 
   // One polygon to draw: gfxdraw.aapolygon + filled_polygon (world), or
   // pygame.draw.polygon (car, world; indicators, on the flipped window); or
@@ -118,6 +121,14 @@ class Canvas {
   int lo_ = 0, hi_ = 0;             // the band's final rows [lo, hi)
   bool flipped_ = false;
 };
+
+// smoothscale's X pass over `rows` rows of the window (contiguous, kWindowW
+// pixels each, 3 readable pixels after the last), into 96 RGB pixels a row:
+// pygame's SSE2 filter, and the same arithmetic on AVX2 (has_avx2(): the CPU
+// has it). Canvas uses the AVX2 one where it can; tests compare the two.
+void shrink_x_sse2(const std::uint32_t* band, int rows, std::uint8_t* half);
+void shrink_x_avx2(const std::uint32_t* band, int rows, std::uint8_t* half);
+bool has_avx2();
 
 }  // namespace car_render
 
