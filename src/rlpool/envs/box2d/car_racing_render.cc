@@ -45,6 +45,36 @@ std::array<XColumn, kOut> x_columns() {
   return cols;
 }
 
+// Rows y and y + 1 of a band and of the X pass's output; where y is the last
+// row, b repeats it and db is null.
+struct RowPair {
+  const std::uint32_t* a;
+  const std::uint32_t* b;
+  std::uint8_t* da;
+  std::uint8_t* db;
+};
+inline RowPair row_pair(const std::uint32_t* band, int rows, std::uint8_t* half, int y) {
+  const bool pair = y + 1 < rows;
+  const std::uint32_t* a = band + static_cast<std::size_t>(y) * kWindowW;
+  std::uint8_t* da = half + static_cast<std::size_t>(y) * kOut * 3;
+  return {a, pair ? a + kWindowW : a, da, pair ? da + kOut * 3 : nullptr};
+}
+
+// An output pixel of rows y and y + 1 (XRGB8888: B, G, R, X bytes) as RGB;
+// `db` is null where row y is the band's last.
+inline void store_pair(std::uint32_t lo, std::uint32_t hi, std::uint8_t*& da, std::uint8_t*& db) {
+  da[0] = static_cast<std::uint8_t>(lo >> 16);
+  da[1] = static_cast<std::uint8_t>(lo >> 8);
+  da[2] = static_cast<std::uint8_t>(lo);
+  da += 3;
+  if (db != nullptr) {
+    db[0] = static_cast<std::uint8_t>(hi >> 16);
+    db[1] = static_cast<std::uint8_t>(hi >> 8);
+    db[2] = static_cast<std::uint8_t>(hi);
+    db += 3;
+  }
+}
+
 }  // namespace
 
 // smoothscale's SSE2 shrink filters: 14-bit fixed-point weights, 16-bit
@@ -81,11 +111,7 @@ void shrink_x_sse2(const std::uint32_t* band, int rows, std::uint8_t* half) {
     return s0;
   };
   for (int y = 0; y < rows; y += 2) {
-    const bool pair = y + 1 < rows;
-    const std::uint32_t* a = band + static_cast<std::size_t>(y) * kWindowW;
-    const std::uint32_t* b = pair ? a + kWindowW : a;
-    std::uint8_t* da = half + static_cast<std::size_t>(y) * kOut * 3;
-    std::uint8_t* db = pair ? da + kOut * 3 : nullptr;
+    auto [a, b, da, db] = row_pair(band, rows, half, y);
     __m128i acc = zero;
     int x = 0;
     for (const XColumn& col : kColumns) {
@@ -97,18 +123,8 @@ void shrink_x_sse2(const std::uint32_t* band, int rows, std::uint8_t* half) {
       acc = _mm_mulhi_epu16(p, _mm_set1_epi16(static_cast<short>(col.xf)));
       d = _mm_packus_epi16(_mm_mulhi_epu16(d, xrecip), zero);
       // Low 32 bits: row y's pixel as XRGB8888 (B, G, R, X bytes); next 32: row y + 1.
-      const auto lo = static_cast<std::uint32_t>(_mm_cvtsi128_si32(d));
-      const auto hi = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(d, 4)));
-      da[0] = static_cast<std::uint8_t>(lo >> 16);
-      da[1] = static_cast<std::uint8_t>(lo >> 8);
-      da[2] = static_cast<std::uint8_t>(lo);
-      da += 3;
-      if (db != nullptr) {
-        db[0] = static_cast<std::uint8_t>(hi >> 16);
-        db[1] = static_cast<std::uint8_t>(hi >> 8);
-        db[2] = static_cast<std::uint8_t>(hi);
-        db += 3;
-      }
+      store_pair(static_cast<std::uint32_t>(_mm_cvtsi128_si32(d)),
+                 static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(d, 4))), da, db);
     }
   }
 }
@@ -165,11 +181,7 @@ __attribute__((target("avx2"))) void shrink_x_avx2(const std::uint32_t* band, in
   const __m256i xrecip = _mm256_set1_epi16(static_cast<short>(0x40000000 / xspace));
   const __m256i zero = _mm256_setzero_si256();
   for (int y = 0; y < rows; y += 2) {
-    const bool pair = y + 1 < rows;
-    const std::uint32_t* a = band + static_cast<std::size_t>(y) * kWindowW;
-    const std::uint32_t* b = pair ? a + kWindowW : a;
-    std::uint8_t* da = half + static_cast<std::size_t>(y) * kOut * 3;
-    std::uint8_t* db = pair ? da + kOut * 3 : nullptr;
+    auto [a, b, da, db] = row_pair(band, rows, half, y);
     __m256i acc = zero;  // the carried split pixel; per lane, 16-bit lanes 0-3 are the row's
     for (const Avx2Column& col : columns) {
       __m256i s0 = zero, s1 = zero;
@@ -197,18 +209,8 @@ __attribute__((target("avx2"))) void shrink_x_avx2(const std::uint32_t* band, in
       __m256i d = _mm256_add_epi16(_mm256_mulhi_epu16(p, _mm256_load_si256(reinterpret_cast<const __m256i*>(col.xc))), acc);
       acc = _mm256_mulhi_epu16(p, _mm256_load_si256(reinterpret_cast<const __m256i*>(col.xf)));
       d = _mm256_packus_epi16(_mm256_mulhi_epu16(d, xrecip), zero);
-      const auto lo = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(d));
-      const auto hi = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm256_extracti128_si256(d, 1)));
-      da[0] = static_cast<std::uint8_t>(lo >> 16);
-      da[1] = static_cast<std::uint8_t>(lo >> 8);
-      da[2] = static_cast<std::uint8_t>(lo);
-      da += 3;
-      if (db != nullptr) {
-        db[0] = static_cast<std::uint8_t>(hi >> 16);
-        db[1] = static_cast<std::uint8_t>(hi >> 8);
-        db[2] = static_cast<std::uint8_t>(hi);
-        db += 3;
-      }
+      store_pair(static_cast<std::uint32_t>(_mm256_cvtsi256_si32(d)),
+                 static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm256_extracti128_si256(d, 1))), da, db);
     }
   }
 }
