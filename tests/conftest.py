@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from collections.abc import Iterator
 
@@ -12,6 +13,13 @@ import pytest
 # same off-screen OpenGL as rlpool (OSMesa): chosen before any test module imports them (dm_control picks
 # its backend at import).
 os.environ.setdefault("MUJOCO_GL", "osmesa")
+
+# The Ctrl-C tests send SIGINT to child Pythons. Started in the background by a script (`cmd &`) or
+# under nohup, pytest inherits SIGINT ignored, every child would inherit that, and Python keeps an
+# inherited SIG_IGN: the children would never see a KeyboardInterrupt. A handled signal is reset to the
+# default in an exec'd child, which then installs Python's usual handler.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True, scope="session")
