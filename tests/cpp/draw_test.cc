@@ -88,7 +88,7 @@ void avx2_x_pass_equals_sse2() {
   std::cerr << "not an x86-64 build: no SSE2 or AVX2 X pass to compare\n";
 #else
   namespace cr = rlpool::box2d::car_render;
-  if (!cr::has_avx2()) {
+  if (!rlpool::draw::has_avx2()) {
     std::cerr << "no AVX2 on this CPU: the AVX2 X pass is not run here\n";
     return;
   }

@@ -191,9 +191,9 @@ __attribute__((target("avx2"))) void shrink_x_avx2(const std::uint32_t* band, in
         s0 = _mm256_add_epi16(s0, _mm256_unpacklo_epi8(v, zero));
         s1 = _mm256_add_epi16(s1, _mm256_unpackhi_epi8(v, zero));
       }
-      // The rest (1-3 pixels); the load reaches past the boundary pixel,
-      // past the row's end at the last column: the band keeps kBandPad
-      // pixels after its last row.
+      // The rest (1-3 pixels) under the mask; the load reaches past the
+      // boundary pixel, and past the row's end at the last column (the band
+      // keeps readable pixels after its last row: kBandPixels).
       const __m256i v =
           _mm256_and_si256(load_rows(a + x, b + x), _mm256_load_si256(reinterpret_cast<const __m256i*>(col.tail_mask)));
       s0 = _mm256_add_epi16(s0, _mm256_unpacklo_epi8(v, zero));
@@ -214,18 +214,12 @@ __attribute__((target("avx2"))) void shrink_x_avx2(const std::uint32_t* band, in
     }
   }
 }
-
-bool has_avx2() {
-  static const bool yes = __builtin_cpu_supports("avx2");
-  return yes;
-}
 #else
 void shrink_x_avx2(const std::uint32_t* band, int rows, std::uint8_t* half) { shrink_x_sse2(band, rows, half); }
-bool has_avx2() { return false; }
 #endif
 
 void Canvas::x_pass(int y0, int y1) {
-  (has_avx2() ? shrink_x_avx2 : shrink_x_sse2)(band_.data(), y1 - y0, half_.data());
+  (draw::has_avx2() ? shrink_x_avx2 : shrink_x_sse2)(band_.data(), y1 - y0, half_.data());
 }
 #else
 void Canvas::x_pass(int y0, int y1) {

@@ -124,11 +124,10 @@ class Canvas {
 
 // smoothscale's X pass over `rows` rows of the window (contiguous, kWindowW
 // pixels each, 3 readable pixels after the last), into 96 RGB pixels a row:
-// pygame's SSE2 filter, and the same arithmetic on AVX2 (has_avx2(): the CPU
-// has it). Canvas uses the AVX2 one where it can; tests compare the two.
+// pygame's SSE2 filter, and the same arithmetic on AVX2 (for a CPU where
+// draw::has_avx2()). Canvas uses the AVX2 one where it can; tests compare them.
 void shrink_x_sse2(const std::uint32_t* band, int rows, std::uint8_t* half);
 void shrink_x_avx2(const std::uint32_t* band, int rows, std::uint8_t* half);
-bool has_avx2();
 
 }  // namespace car_render
 

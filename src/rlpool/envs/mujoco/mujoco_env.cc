@@ -114,6 +114,12 @@ Api load_api() {
   link_map* where = nullptr;
   void* lib = dlinfo(shared, RTLD_DI_LINKMAP, &where) == 0 ? open_private_copy(where->l_name) : nullptr;
   if (lib == nullptr) lib = shared;
+  // A failed load (a symbol missing, another version) is retried by the next
+  // make: the copy it made is closed, not left mapped each time.
+  const auto close_copy = [&](void*) {
+    if (lib != shared) dlclose(lib);
+  };
+  std::unique_ptr<void, decltype(close_copy)> copy_guard(lib, close_copy);
   Api a{};
   resolve(lib, "mj_loadXML", a.loadXML);
   resolve(lib, "mj_deleteModel", a.deleteModel);
@@ -159,7 +165,6 @@ Api load_api() {
   // checked before any of MuJoCo's global settings below is touched (a failed
   // load is retried, and must not install the log handler over itself).
   if (a.version() != mjVERSION_HEADER) {
-    if (lib != shared) dlclose(lib);
     throw std::runtime_error("loaded MuJoCo library is version " + std::to_string(a.version()) +
                              " but rlpool was compiled against " + std::to_string(mjVERSION_HEADER) + " (" +
                              RLPOOL_MUJOCO_SONAME + ")");
@@ -183,6 +188,7 @@ Api load_api() {
   log_config.logto_file = 0;
   set_log_config(log_config);
   previous_log_handler.store(set_log_handler(on_log));
+  copy_guard.release();  // loaded for good: the Api points into it
   return a;
 }
 
