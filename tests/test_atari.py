@@ -3,10 +3,12 @@
 - Lockstep against gymnasium's ``ALE/<Game>-v5`` wrapped in ``AtariPreprocessing`` and
   ``FrameStackObservation`` (same ALE 0.12.1, same ROM, same actions): every observation, reward,
   flag, ``lives`` and the RAM over full episodes, including the reset into the next episode.
+- The step that ends a game or, with ``episodic_life``, loses a life (gymnasium's
+  ``terminal_on_life_loss``) stops the frame skip there and shows gymnasium's frame (what its pooling
+  buffers kept); ``envpool_frame_skip`` gives EnvPool's frame skip instead, checked against raw ALE.
 - Where the two define different things, ours is tested on its own terms against raw ALE:
-  no-op starts (ours draws the count from the env's own generator), fire reset (gymnasium has no
-  such wrapper), and the observation of a step during which the game ended (gymnasium shows a
-  stale frame there; ours shows the final screen).
+  no-op starts (ours draws the count from the env's own generator) and fire reset (gymnasium has no
+  such wrapper).
 - The resize against OpenCV's ``cv2.resize`` on real frames, for INTER_AREA and INTER_LINEAR, gray
   and RGB, and sizes that take each of OpenCV's code paths.
 """
@@ -67,7 +69,6 @@ def test_lockstep_with_gymnasium(game: str, max_steps: int) -> None:
     seed = 3
     ours = rlpool.make(f"{game}-v5", num_envs=1, seed=seed, noop_max=0, use_fire_reset=False)
     ref = make_reference(game)
-    preprocessing = ref.env
     ale = ref.unwrapped.ale
     assert ours.single_action_space.n == ref.action_space.n
 
@@ -79,7 +80,6 @@ def test_lockstep_with_gymnasium(game: str, max_steps: int) -> None:
 
     rng = np.random.default_rng(seed)
     episodes_done = 0
-    frame_number = ref_info["episode_frame_number"]
     for _ in range(max_steps):
         action = int(rng.integers(ref.action_space.n))
         obs, reward, terminated, truncated, info = ours.step(np.array([action]))
@@ -90,24 +90,13 @@ def test_lockstep_with_gymnasium(game: str, max_steps: int) -> None:
         assert info["terminated"][0] == ref_terminated
         assert info["lives"][0] == ref_info["lives"]
         np.testing.assert_array_equal(info["ram"][0], ale.getRAM())
-        frames = ref_info["episode_frame_number"] - frame_number
-        frame_number = ref_info["episode_frame_number"]
+        np.testing.assert_array_equal(obs[0], ref_obs)
         if not ref_terminated:
-            np.testing.assert_array_equal(obs[0], ref_obs)
             continue
-        # The game ended inside this step. Older frames agree; for the newest, gymnasium max-pools a
-        # frame from the previous step, ours shows the final screen (max-pooled with the frame
-        # before it when the game ended on the last frame of the skip).
         episodes_done += 1
-        np.testing.assert_array_equal(obs[0, :3], ref_obs[:3])
-        final = ale.getScreenGrayscale()
-        if frames == FRAME_SKIP:
-            final = np.maximum(final, preprocessing.obs_buffer[1])
-        np.testing.assert_array_equal(obs[0, 3], area84(final))
         # Next episode: gymnasium's reset() (no seed) resets the same console, as our autoreset does.
         obs, reward, terminated, truncated, info = ours.step(np.array([0]))
         ref_obs, ref_info = ref.reset()
-        frame_number = ref_info["episode_frame_number"]
         np.testing.assert_array_equal(obs[0], ref_obs)
         assert reward[0] == 0 and not terminated[0] and not truncated[0]
         np.testing.assert_array_equal(info["ram"][0], ale.getRAM())
@@ -136,20 +125,58 @@ def test_lockstep_other_skips_and_stacks(frame_skip: int, stack_num: int) -> Non
         np.testing.assert_array_equal(obs[0], ref_obs)
 
 
-def test_game_over_inside_the_frame_skip() -> None:
-    # frame_skip=7 makes games end before the last frame of a step. The observation then shows the
-    # final screen (ALE emulates nothing past the end, so the skipped frames would repeat it); when
-    # the game ends on the last frame, the usual max of the last two frames. Checked against raw ALE.
-    skip = 7
+def gymnasium_skip(skip: int, stack: int, **options: object) -> gym.Env:
+    env = gym.make("ALE/Breakout-v5", frameskip=1, repeat_action_probability=0.0)
+    return FrameStackObservation(AtariPreprocessing(env, noop_max=0, frame_skip=skip, **options), stack)
+
+
+@pytest.mark.parametrize(("skip", "gray"), [(7, True), (5, False), (1, True)])
+def test_game_over_inside_the_frame_skip(skip: int, gray: bool) -> None:
+    # Odd frame skips make games end before the last frame of a step as well as on it. The step's newest
+    # frame is gymnasium's: its pooling buffers hold the previous step's frame and, where the game ended
+    # on the last frame, this step's frame before the last. Several games in a row, gray and RGB.
     ours = rlpool.make("Breakout-v5", num_envs=1, seed=0, noop_max=0, use_fire_reset=False, frame_skip=skip,
-                       stack_num=1)
-    ale = raw_ale("breakout")
-    ale.reset_game()
-    ours.reset()
-    actions = ale.getMinimalActionSet()
+                       stack_num=2, gray_scale=gray)
+    ref = gymnasium_skip(skip, 2, grayscale_obs=gray)
+    obs, _ = ours.reset()
+    ref_obs, info = ref.reset(seed=0)
+    frame_number = info["episode_frame_number"]
     rng = np.random.default_rng(3)
     endings = []
     while len(endings) < 3:
+        a = int(rng.integers(4))
+        obs, reward, terminated, _, _ = ours.step(np.array([a]))
+        ref_obs, ref_reward, ref_terminated, _, info = ref.step(a)
+        assert reward[0] == ref_reward and terminated[0] == ref_terminated
+        np.testing.assert_array_equal(obs[0], ref_obs.transpose(0, 3, 1, 2).reshape(obs.shape[1:]) if not gray
+                                      else ref_obs, err_msg=f"ending {len(endings)}")
+        frames, frame_number = info["episode_frame_number"] - frame_number, info["episode_frame_number"]
+        if ref_terminated:
+            endings.append(frames)
+            obs, *_ = ours.step(np.array([0]))  # autoreset: gymnasium's reset() resets the same console
+            ref_obs, info = ref.reset()
+            frame_number = info["episode_frame_number"]
+            np.testing.assert_array_equal(obs[0, -1:] if gray else obs[0, -3:],
+                                          ref_obs[-1:] if gray else ref_obs[-1].transpose(2, 0, 1))
+    if skip > 1:
+        assert any(f < skip for f in endings), endings  # the case this test is for happened
+
+
+def test_game_over_inside_the_frame_skip_envpool() -> None:
+    # envpool_frame_skip: EnvPool's frame for a step that ends the game early: the max of the last two
+    # frames where it ended on the last, the final screen where on the one before, else the previous
+    # step's frame. Checked against raw ALE.
+    skip = 7
+    ours = rlpool.make("Breakout-v5", num_envs=1, seed=0, noop_max=0, use_fire_reset=False, frame_skip=skip,
+                       stack_num=1, envpool_frame_skip=True)
+    ale = raw_ale("breakout")
+    ale.reset_game()
+    obs, _ = ours.reset()
+    previous = ale.getScreenGrayscale()
+    actions = ale.getMinimalActionSet()
+    rng = np.random.default_rng(3)
+    endings = []
+    while len(endings) < 4:
         a = int(rng.integers(len(actions)))
         reward, frames, before_last = 0, 0, None
         for f in range(skip):
@@ -160,7 +187,13 @@ def test_game_over_inside_the_frame_skip() -> None:
             if f == skip - 2:
                 before_last = ale.getScreenGrayscale()
         screen = ale.getScreenGrayscale()
-        expected = screen if frames < skip else np.maximum(before_last, screen)
+        if frames == skip:
+            expected = np.maximum(before_last, screen)
+        elif frames == skip - 1:
+            expected = screen
+        else:
+            expected = previous
+        previous = expected
         obs, r, terminated, _, info = ours.step(np.array([a]))
         assert r[0] == reward and terminated[0] == ale.game_over()
         np.testing.assert_array_equal(obs[0, 0], area84(expected))
@@ -169,8 +202,35 @@ def test_game_over_inside_the_frame_skip() -> None:
             endings.append(frames)
             ale.reset_game()
             obs, *_ = ours.step(np.array([0]))  # autoreset
-            np.testing.assert_array_equal(obs[0, 0], area84(ale.getScreenGrayscale()))
-    assert any(f < skip for f in endings)  # the case this test is for happened
+            previous = ale.getScreenGrayscale()
+            np.testing.assert_array_equal(obs[0, 0], area84(previous))
+    assert any(f < skip - 1 for f in endings), endings  # the case this test is for happened
+
+
+@pytest.mark.parametrize("skip", [4, 7])
+def test_life_loss_stops_the_frame_skip_as_gymnasiums(skip: int) -> None:
+    # episodic_life against gymnasium's terminal_on_life_loss=True: the same frames, rewards and flags up to
+    # and including the step that loses the first life (gymnasium then starts a new game, ours plays on).
+    ours = rlpool.make("Breakout-v5", num_envs=1, seed=0, noop_max=0, use_fire_reset=False, frame_skip=skip,
+                       episodic_life=True)
+    ref = gymnasium_skip(skip, 4, terminal_on_life_loss=True)
+    obs, _ = ours.reset()
+    ref_obs, _ = ref.reset(seed=0)
+    np.testing.assert_array_equal(obs[0], ref_obs)
+    rng = np.random.default_rng(5)
+    ends = 0
+    for _ in range(400):
+        a = int(rng.integers(4))
+        obs, reward, terminated, _, info = ours.step(np.array([a]))
+        ref_obs, ref_reward, ref_terminated, _, ref_info = ref.step(a)
+        assert reward[0] == ref_reward and terminated[0] == ref_terminated
+        assert info["lives"][0] == ref_info["lives"]
+        np.testing.assert_array_equal(obs[0], ref_obs)
+        np.testing.assert_array_equal(info["ram"][0], ref.unwrapped.ale.getRAM())
+        if ref_terminated:
+            ends += 1
+            break
+    assert ends == 1
 
 
 def test_lockstep_rgb_and_several_envs() -> None:
@@ -409,8 +469,8 @@ def test_life_options_match_envpool(game: str) -> None:
     envpool = pytest.importorskip("envpool")
     kw = dict(num_envs=1, seed=0, episodic_life=True, zero_discount_on_life_loss=True, noop_max=1,
               max_episode_steps=150)
-    ref, ours = envpool.make_gymnasium(game, **kw), rlpool.make(game, **kw)
-    ref_dm, ours_dm = envpool.make_dm(game, **kw), rlpool.make_dm(game, **kw)
+    ref, ours = envpool.make_gymnasium(game, **kw), rlpool.make(game, envpool_frame_skip=True, **kw)
+    ref_dm, ours_dm = envpool.make_dm(game, **kw), rlpool.make_dm(game, envpool_frame_skip=True, **kw)
     o1, _ = ref.reset()
     o2, _ = ours.reset()
     np.testing.assert_array_equal(o1, o2)

@@ -218,8 +218,10 @@ def resolve_spec(
         )
     num_threads = opts.get("num_threads", 0)
     if _is_atari(target):
-        # EnvPool reads only the top 210 rows of the games with taller screens.
+        # EnvPool reads only the top 210 rows of the games with taller screens, and its frame skip goes on
+        # past a lost life (episodic_life) and shows its own frame where a game ends inside it.
         opts.setdefault("crop_210", True)
+        opts.setdefault("envpool_frame_skip", True)
     rl = RlpoolEnvSpec(target, seed=pool_seed, gym_reset_return_info=bool(return_info), **opts)
     c = rl.config
     config: dict[str, Any] = {
@@ -268,7 +270,8 @@ def _atari_config(config: dict[str, Any]) -> dict[str, Any]:
     env = dict(config)
     env["task"] = os.path.splitext(os.path.basename(env.pop("rom_path")))[0]
     env.pop("reward_threshold")
-    env.pop("crop_210", None)  # rlpool's own option (set above): not in EnvPool's config
+    for own in ("crop_210", "envpool_frame_skip"):  # rlpool's own options (set above): not in EnvPool's config
+        env.pop(own, None)
     head = [k for k in env if k not in _ATARI_ORDER and k != "autoreset_mode"]
     ordered = {k: env[k] for k in head}
     ordered.update({k: env[k] for k in _ATARI_ORDER if k in env})

@@ -5,12 +5,18 @@
 // (or INTER_LINEAR) resize, channel-first frame stack.
 //
 // One step: frame_skip ALE frames with the chosen action. The frame before the
-// last is converted (palette -> gray/RGB) straight into the pooling buffer, the
-// last one is max-ed into it, the result is resized into the newest slot of
-// the env's frame ring, and the ring is copied oldest-first into the
-// observation row. If the game ends inside the skip, ALE emulates nothing more
-// (it refuses to act past the end), so the remaining frames would repeat the
-// final screen: the observation then shows the final screen.
+// last is kept, the last one is max-ed with it into the pooling buffer, the
+// result is resized into the newest slot of the env's frame ring, and the ring
+// is copied oldest-first into the observation row.
+//
+// A step that ends the game (or, with episodic_life, loses a life) stops its
+// frame skip there, and its newest frame is what gymnasium's AtariPreprocessing
+// (terminal_on_life_loss=episodic_life) returns, whose pooling buffers keep
+// what the last step left in them: the max of the previous step's frame and
+// this step's frame before the last when the end came on the last frame, else
+// the previous step's frame again. With envpool_frame_skip, EnvPool's: a lost
+// life does not stop the skip, and an early end shows the final screen when it
+// came on the frame before the last, else the previous step's frame.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -91,7 +97,7 @@ struct Options {
   std::string rom_path;
   int stack_num, frame_skip, noop_max, img_height, img_width, mode, difficulty;
   bool zero_discount_on_life_loss, episodic_life, reward_clip, use_fire_reset, gray_scale, full_action_space,
-      use_inter_area_resize, crop_210;
+      use_inter_area_resize, crop_210, envpool_frame_skip;
   double repeat_action_probability;
 
   explicit Options(const Config& c)
@@ -111,6 +117,7 @@ struct Options {
         full_action_space(c.get_bool("full_action_space")),
         use_inter_area_resize(c.get_bool("use_inter_area_resize")),
         crop_210(c.get_bool("crop_210")),
+        envpool_frame_skip(c.get_bool("envpool_frame_skip")),
         repeat_action_probability(c.get_double_in("repeat_action_probability", 0.0, 1.0)) {}
 
   int channels() const { return gray_scale ? 1 : 3; }
@@ -223,6 +230,7 @@ class AtariEnv final : public Env {
         frame_bytes_(static_cast<std::size_t>(o_.channels()) * o_.img_height * o_.img_width),
         resizer_(make_resizer(kRawHeight)),
         pooled_(raw_size() * static_cast<std::size_t>(o_.channels())),
+        kept_rgb_(o_.gray_scale ? 0 : pooled_.size()),
         ring_(frame_bytes_ * static_cast<std::size_t>(o_.stack_num)),
         info_(info_entries()) {}
 
@@ -273,24 +281,44 @@ class AtariEnv final : public Env {
     const ale::Action a = actions_[static_cast<std::size_t>(action.discrete())];
     std::int64_t reward = 0;
     const int k = o_.frame_skip;
-    bool over = false;
+    // gymnasium's terminal_on_life_loss stops the skip at a lost life; EnvPool's episodic_life does not.
+    const bool stop_on_life_loss = o_.episodic_life && !o_.envpool_frame_skip;
+    bool over = false, stopped = false;
     int i = 0;
     for (; i < k; ++i) {
       reward += ale_->act(a);
       over = ale_->game_over(false);
-      if (over) break;
+      stopped = over || (stop_on_life_loss && ale_->lives() < lives_);
+      if (stopped) break;
       if (i == k - 2) keep_screen();
     }
-    if (k >= 2 && i >= k - 1) {
-      push_frame(false, pool());  // frames k-1 and k
+    const bool on_last = k >= 2 && i == k - 1;  // the skip stopped on its last frame
+    if (!stopped) {
+      if (k >= 2) {
+        push_frame(false, pool());  // frames k-1 and k
+      } else {
+        convert(pooled_.data());
+        push_frame(false);
+      }
+    } else if (o_.envpool_frame_skip) {
+      if (on_last) {
+        push_frame(false, pool());
+      } else if (k == 1 || i == k - 2) {
+        convert(pooled_.data());  // the final screen
+        push_frame(false);
+      } else {
+        repeat_frame();
+      }
+    } else if (on_last) {
+      push_frame(false, pool_with_previous());
     } else {
-      convert(pooled_.data());  // one frame, or the game ended before the last
-      push_frame(false);
+      repeat_frame();
     }
     const int lives = ale_->lives();
     const bool lost = lives < lives_;
     bool terminated = over;
-    if (o_.episodic_life && lost && lives > 0) {
+    // EnvPool does not end an episode on the loss of a last life that leaves the game running; gymnasium does.
+    if (o_.episodic_life && lost && (lives > 0 || !o_.envpool_frame_skip)) {
       terminated = true;
       life_lost_ = !over;
     }
@@ -307,7 +335,8 @@ class AtariEnv final : public Env {
   }
 
   // State: a header (format, the ROM's MD5, sizes, lives and flags), the frame
-  // stack, then ALE's serialized state (console, RAM, its generator).
+  // stack and the unresized newest frame (a step that ends the game early
+  // shows it again), then ALE's serialized state (console, RAM, its generator).
   std::string get_state() const override {
     if (!ale_) throw std::logic_error("reset the env before taking its state");
     ale::ALEState st = ale_->cloneState(/*include_rng=*/true);
@@ -315,15 +344,16 @@ class AtariEnv final : public Env {
     StateHeader h{};
     std::memcpy(h.magic, kStateMagic, sizeof(h.magic));
     std::memcpy(h.md5, md5_.data(), std::min(md5_.size(), sizeof(h.md5)));
-    h.ring_bytes = ring_.size();
+    std::string frames(reinterpret_cast<const char*>(ring_.data()), ring_.size());
+    frames.append(reinterpret_cast<const char*>(pooled_.data()), pooled_.size());
+    h.ring_bytes = frames.size();
     h.emu_bytes = emu.size();
     h.head = head_;
     h.lives = lives_;
     h.life_lost = life_lost_;
-    const std::string_view ring(reinterpret_cast<const char*>(ring_.data()), ring_.size());
-    h.checksum = checksum(h, ring, emu);
+    h.checksum = checksum(h, frames, emu);
     std::string out(reinterpret_cast<const char*>(&h), sizeof(h));
-    out += ring;
+    out += frames;
     out += emu;
     return out;
   }
@@ -354,7 +384,11 @@ class AtariEnv final : public Env {
     if (std::string_view(h.md5, sizeof(h.md5)) != std::string_view(md5_).substr(0, sizeof(h.md5))) {
       throw std::invalid_argument("this state belongs to another game");
     }
-    if (h.ring_bytes != ring_.size() || bytes.size() != sizeof(h) + h.ring_bytes + h.emu_bytes ||
+    if (!ale_) {  // the console, and the frame sizes of this game's screen
+      Rng unused(0);
+      load(unused);
+    }
+    if (h.ring_bytes != ring_.size() + pooled_.size() || bytes.size() != sizeof(h) + h.ring_bytes + h.emu_bytes ||
         h.head < 0 || h.head >= o_.stack_num) {
       throw std::invalid_argument("this state was taken with other observation options (stack_num, image size or "
                                   "colour) or is truncated");
@@ -365,10 +399,6 @@ class AtariEnv final : public Env {
     const std::string_view ring = bytes.substr(sizeof(h), h.ring_bytes);
     if (checksum(h, ring, bytes.substr(sizeof(h) + h.ring_bytes)) != h.checksum) {
       throw std::invalid_argument("this Atari env state is corrupted (its checksum does not match its bytes)");
-    }
-    if (!ale_) {
-      Rng unused(0);
-      load(unused);
     }
     const std::string emu(bytes.substr(sizeof(h) + h.ring_bytes));
     ale::ALEState before = ale_->cloneState(/*include_rng=*/true);
@@ -386,6 +416,7 @@ class AtariEnv final : public Env {
       throw std::invalid_argument(std::string("not a valid Atari env state: ") + e.what());
     }
     std::memcpy(ring_.data(), bytes.data() + sizeof(h), ring_.size());
+    std::memcpy(pooled_.data(), bytes.data() + sizeof(h) + ring_.size(), pooled_.size());
     head_ = h.head;
     lives_ = h.lives;
     life_lost_ = h.life_lost != 0;
@@ -393,12 +424,12 @@ class AtariEnv final : public Env {
   }
 
  private:
-  // Version 2: with a checksum.
-  static constexpr char kStateMagic[8] = {'r', 'l', 'p', 'A', 't', 'a', 'r', '2'};
+  // Version 3: with the unresized newest frame.
+  static constexpr char kStateMagic[8] = {'r', 'l', 'p', 'A', 't', 'a', 'r', '3'};
   struct StateHeader {
     char magic[8];
     char md5[32];
-    std::uint64_t ring_bytes, emu_bytes;
+    std::uint64_t ring_bytes, emu_bytes;  // ring_bytes: the frame stack and the unresized newest frame
     std::uint64_t checksum;  // of the other fields and the bytes after the header
     std::int32_t head, lives;
     std::uint8_t life_lost;
@@ -487,6 +518,7 @@ class AtariEnv final : public Env {
       raw_h_ = h;
       resizer_ = make_resizer(h);
       pooled_.assign(raw_size() * static_cast<std::size_t>(o_.channels()), 0);
+      if (!o_.gray_scale) kept_rgb_.assign(pooled_.size(), 0);
       screen_a_.assign(raw_size(), 0);
       screen_b_.assign(raw_size(), 0);
       dirty_a_.assign(static_cast<std::size_t>(h), 0);
@@ -505,15 +537,20 @@ class AtariEnv final : public Env {
   // Current screen -> dst (gray, or interleaved RGB).
   void convert(std::uint8_t* dst) {
     have_old_ = false;  // pooled_ no longer comes from the kept screens
-    const std::uint8_t* s = ale_->getScreen().getArray();
     if (o_.gray_scale) {
+      const std::uint8_t* s = ale_->getScreen().getArray();
       for (std::size_t i = 0, n = raw_size(); i < n; ++i) dst[i] = gray_[s[i]];
     } else {
-      for (std::size_t i = 0, n = raw_size(); i < n; ++i) {
-        dst[3 * i] = rgb_[0][s[i]];
-        dst[3 * i + 1] = rgb_[1][s[i]];
-        dst[3 * i + 2] = rgb_[2][s[i]];
-      }
+      convert_rgb(dst);
+    }
+  }
+
+  void convert_rgb(std::uint8_t* dst) const {
+    const std::uint8_t* s = ale_->getScreen().getArray();
+    for (std::size_t i = 0, n = raw_size(); i < n; ++i) {
+      dst[3 * i] = rgb_[0][s[i]];
+      dst[3 * i + 1] = rgb_[1][s[i]];
+      dst[3 * i + 2] = rgb_[2][s[i]];
     }
   }
 
@@ -523,7 +560,7 @@ class AtariEnv final : public Env {
     if (o_.gray_scale) {
       keep_rows(screen_a_.data(), dirty_a_.data());
     } else {
-      convert(pooled_.data());
+      convert_rgb(kept_rgb_.data());
     }
   }
 
@@ -548,8 +585,9 @@ class AtariEnv final : public Env {
     std::uint8_t* dst = pooled_.data();
     if (!o_.gray_scale) {
       const std::uint8_t* s = ale_->getScreen().getArray();
+      const std::uint8_t* kept = kept_rgb_.data();
       for (std::size_t i = 0, n = raw_size(); i < n; ++i) {
-        for (int c = 0; c < 3; ++c) dst[3 * i + c] = std::max(dst[3 * i + c], rgb_[c][s[i]]);
+        for (int c = 0; c < 3; ++c) dst[3 * i + c] = std::max(kept[3 * i + c], rgb_[c][s[i]]);
       }
       return nullptr;
     }
@@ -579,6 +617,30 @@ class AtariEnv final : public Env {
     }
     have_old_ = true;
     return incremental ? row_dirty_.data() : nullptr;
+  }
+
+  // pooled_ = max(pooled_, frame k-1): gymnasium's frame for a skip stopped on
+  // its last frame (its buffers: the previous step's pooled frame, and the
+  // frame before this step's last). Returns nullptr: every row may change.
+  const std::uint8_t* pool_with_previous() {
+    std::uint8_t* dst = pooled_.data();
+    if (o_.gray_scale) {
+      const std::uint8_t* a = screen_a_.data();
+      for (std::size_t i = 0, n = raw_size(); i < n; ++i) dst[i] = std::max(dst[i], gray_[a[i]]);
+    } else {
+      const std::uint8_t* kept = kept_rgb_.data();
+      for (std::size_t i = 0, n = pooled_.size(); i < n; ++i) dst[i] = std::max(dst[i], kept[i]);
+    }
+    have_old_ = false;
+    return nullptr;
+  }
+
+  // The newest frame again, into the next ring slot (pooled_ still holds it unresized).
+  void repeat_frame() {
+    const std::uint8_t* newest = ring_.data() + static_cast<std::size_t>(head_) * frame_bytes_;
+    head_ = (head_ + 1) % o_.stack_num;
+    std::uint8_t* slot = ring_.data() + static_cast<std::size_t>(head_) * frame_bytes_;
+    if (slot != newest) std::memcpy(slot, newest, frame_bytes_);
   }
 
   // Resize pooled_ into the next ring slot; on a new game fill every slot with it.
@@ -625,7 +687,8 @@ class AtariEnv final : public Env {
   bool have_old_ = false;  // screen_a_/screen_b_ produced what pooled_ holds
   std::vector<std::uint8_t> dirty_a_ = std::vector<std::uint8_t>(kRawHeight);
   std::vector<std::uint8_t> row_dirty_ = std::vector<std::uint8_t>(kRawHeight);
-  std::vector<std::uint8_t> pooled_;  // raw_h_ x 160 (x 3): the max-pooled frame
+  std::vector<std::uint8_t> pooled_;  // raw_h_ x 160 (x 3): the max-pooled frame, unresized newest frame
+  std::vector<std::uint8_t> kept_rgb_;  // RGB: frame k-1 of the step, converted
   std::vector<std::uint8_t> ring_;    // stack_num resized frames
   int head_ = 0;                      // ring slot of the newest frame
   int lives_ = 0;
@@ -672,6 +735,14 @@ static const bool kRegistered = register_env_type({
             {"full_action_space", false, "All 18 actions instead of the game's minimal set."},
             {"repeat_action_probability", 0.0, "Sticky actions: chance per frame to repeat the previous action."},
             {"use_inter_area_resize", true, "Resize like OpenCV INTER_AREA (else INTER_LINEAR)."},
+            {"envpool_frame_skip", false,
+             "The frame skip as EnvPool's (rlpool.compat.envpool sets it): with episodic_life a lost life does "
+             "not stop it, the loss of a last life that leaves the game running does not end the episode, and a "
+             "step that ends the game early shows the final screen when it ended on the frame before the last "
+             "(else the previous step's frame). Without it, gymnasium's AtariPreprocessing "
+             "(terminal_on_life_loss=episodic_life): the skip stops at a lost life too, and such a step's newest "
+             "frame is the max of the previous step's and this step's frame before the last where the skip "
+             "stopped on its last frame, else the previous step's."},
             {"crop_210", false,
              "Read only the top 210 rows of the screen, as EnvPool 1.2.5 does (rlpool.compat.envpool sets it). "
              "Matters for the games with taller screens (214-250 rows: Adventure, AirRaid, Carnival, "
