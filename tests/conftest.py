@@ -8,11 +8,14 @@ import tempfile
 from collections.abc import Iterator
 
 import pytest
+from lane import CI, osmesa_missing, require
 
 # MuJoCo's and dm_control's Python renderers, the references for rlpool's MuJoCo frames, draw through the
 # same off-screen OpenGL as rlpool (OSMesa): chosen before any test module imports them (dm_control picks
-# its backend at import).
-os.environ.setdefault("MUJOCO_GL", "osmesa")
+# its backend at import), and only where libOSMesa loads (with MUJOCO_GL=osmesa and no library, importing
+# dm_control fails inside PyOpenGL; the rendering tests skip, naming the package).
+if osmesa_missing() is None:
+    os.environ.setdefault("MUJOCO_GL", "osmesa")
 
 # The Ctrl-C tests send SIGINT to child Pythons. Started in the background by a script (`cmd &`) or
 # under nohup, pytest inherits SIGINT ignored, every child would inherit that, and Python keeps an
@@ -20,6 +23,12 @@ os.environ.setdefault("MUJOCO_GL", "osmesa")
 # default in an exec'd child, which then installs Python's usual handler.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture
+def osmesa() -> None:
+    """For a test that renders MuJoCo frames: libOSMesa must load (else a skip naming the package; in CI a failure)."""
+    require(osmesa_missing())
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -38,3 +47,26 @@ def _sb3_logs_in_a_removed_folder() -> Iterator[None]:
                 os.environ.pop("SB3_LOGDIR", None)
             else:
                 os.environ["SB3_LOGDIR"] = previous
+
+
+def _missing_reference(report: pytest.CollectReport | pytest.TestReport) -> bool:
+    """A skip because a Python package did not import (``pytest.importorskip``)."""
+    return report.skipped and "could not import" in str(report.longrepr)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[pytest.CollectReport]:
+    """In CI, which installs the whole test extra, a module skipped for a missing package fails."""
+    report = yield
+    if CI and _missing_reference(report):
+        report.outcome = "failed"
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    """In CI, a test skipped for a missing package fails."""
+    report = yield
+    if CI and _missing_reference(report):
+        report.outcome = "failed"
+    return report

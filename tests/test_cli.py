@@ -8,7 +8,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 import rlpool
@@ -60,7 +62,44 @@ def test_list_options_as_a_program():
     assert proc.returncode != 0 and "unknown task id 'NoSuchTask-v9'" in proc.stderr
 
 
-def test_bench_writes_json_and_png(tmp_path, capsys):
+def count_timed_rows(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[str, int, str], dict[str, int]]:
+    """Count, for each (task, num_envs, peer) that ``rlpool bench`` builds, the rows its env really returned.
+
+    Each runner's env gets its ``step`` (or ``recv``) wrapped to count calls and the rows of their rewards;
+    the counts are of the runner's last ``run`` (the timed one, after the warm-up's).
+    """
+    timed: dict[tuple[str, int, str], dict[str, int]] = {}
+    make_runner = bench.make_runner
+
+    def counting_runner(peer: str, task: str, num_envs: int, actions: np.ndarray) -> bench.Runner:
+        runner = make_runner(peer, task, num_envs, actions)
+        name = "recv" if isinstance(runner, bench.AsyncRunner) else "step"
+        call = getattr(runner.env, name)
+        counts = {"calls": 0, "rows": 0}
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            result = call(*args, **kwargs)
+            counts["calls"] += 1
+            counts["rows"] += len(result[1])  # one reward per row returned
+            return result
+
+        setattr(runner.env, name, counted)
+        run = runner.run
+
+        def run_counted(calls: int) -> None:
+            counts.update(calls=0, rows=0)
+            run(calls)
+            timed[(task, num_envs, peer)] = dict(counts)
+
+        runner.run = run_counted  # type: ignore[method-assign]
+        return runner
+
+    monkeypatch.setattr(bench, "make_runner", counting_runner)
+    return timed
+
+
+def test_bench_writes_json_and_png(tmp_path, capsys, monkeypatch):
+    timed = count_timed_rows(monkeypatch)
     out = tmp_path / "res"
     argv = ["bench", "CartPole-v1", "--num-envs", "1", "2", "--steps", "200", "--warmup", "20"]
     argv += ["--peers", ",".join(PEERS), "--out", str(out), "--no-progress"]
@@ -78,9 +117,12 @@ def test_bench_writes_json_and_png(tmp_path, capsys):
     got = {(m["task"], m["num_envs"], m["peer"]): m for m in report["measurements"]}
     expected = {("CartPole-v1", n, p) for n in (1, 2) for p in PEERS} - {("CartPole-v1", 1, "rlpool-async")}
     assert set(got) == expected
-    for m in got.values():
-        assert m["steps"] >= 200 and m["calls"] >= 1 and m["seconds"] > 0
-        assert m["steps_per_sec"] == pytest.approx(m["steps"] / m["seconds"])
+    # The steps and calls reported are those the envs really made while timed: rows their step()/recv()
+    # returned, not calls times an assumed batch size.
+    assert set(timed) == expected
+    for key, m in got.items():
+        assert m["steps"] >= 200 and m["seconds"] > 0
+        assert (m["steps"], m["calls"]) == (timed[key]["rows"], timed[key]["calls"]), key
     # The timed seconds are real seconds: together they fit in the command's own wall-clock time (a rate
     # from a wrong clock or unit, e.g. milliseconds or a timer that missed the steps, would not).
     assert sum(m["seconds"] for m in got.values()) <= wall
@@ -94,6 +136,11 @@ def test_bench_writes_json_and_png(tmp_path, capsys):
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and b"IEND" in png[-16:]
 
     assert "steps/s" in printed and "(best rlpool mode)" in printed and "skipped rlpool-async" in printed
+    # The printed table has one row per measurement asked for, with that measurement's rate.
+    table = [line.split()[:4] for line in printed.splitlines() if line.startswith("CartPole-v1")]
+    assert sorted((int(n), peer) for _, n, peer, _ in table) == sorted((n, p) for _, n, p in expected)
+    for task, n, peer, rate in table:
+        assert rate == f"{got[(task, int(n), peer)]['steps_per_sec']:,.0f}", (n, peer)
 
 
 def test_bench_no_plot(tmp_path, capsys):

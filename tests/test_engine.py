@@ -1,5 +1,7 @@
 """Engine behaviour that classic control is too cheap to show: threads, completion order, GIL."""
 
+import ctypes
+import os
 import subprocess
 import sys
 import threading
@@ -93,27 +95,76 @@ def test_sync_step_error_still_names_the_row():
     env.close()
 
 
+def _thread_state(tid: int) -> str:
+    """The scheduler state of thread ``tid`` of this process: R running or runnable, S sleeping, ...
+
+    Read through libc with the GIL held (ctypes.PyDLL calls keep it; Python's file I/O would let it go).
+    """
+    libc = ctypes.PyDLL(None)
+    fd = libc.open(f"/proc/self/task/{tid}/stat".encode(), os.O_RDONLY)
+    assert fd >= 0, tid
+    buf = ctypes.create_string_buffer(1024)
+    n = libc.read(fd, buf, len(buf) - 1)
+    libc.close(fd)
+    assert n > 0, tid
+    return buf.value.decode().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
 def test_gil_released_while_stepping():
-    env = rlpool.make("BusyWork-v0", num_envs=2, num_threads=1)
+    """Another Python thread runs while this one is inside step() working (not waiting for the GIL).
+
+    With a switch interval longer than the test, this thread gives the GIL up only where it lets go of it
+    itself: the other thread can run only inside step(), and when it does, this thread is still stepping
+    (runnable, R), not asleep waiting to take the GIL back (S). Held during the work, the GIL would keep
+    the other thread out until the test's timeout.
+    """
+    env = rlpool.make("BusyWork-v0", num_envs=10, num_threads=1)
     env.reset()
-    count = 0
-    stop = threading.Event()
+    stepping_thread = threading.get_native_id()
+    seen: list[str] = []
+    go = threading.Event()
 
-    def spin():
-        nonlocal count
-        while not stop.is_set():
-            count += 1
+    def look():
+        go.wait()
+        seen.append(_thread_state(stepping_thread))
 
-    t = threading.Thread(target=spin)
-    t.start()
-    time.sleep(0.01)
-    before = count
-    env.step(np.array([100000, 100000]))  # 0.2 s of C++ work
-    during = count - before
-    stop.set()
-    t.join()
+    other = threading.Thread(target=look)
+    other.start()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(100.0)
+    try:
+        go.set()
+        while not seen:
+            env.step(np.full(10, 100_000))  # 1 s of C++ work on this thread (num_threads=1: no workers)
+    finally:
+        sys.setswitchinterval(interval)
+    other.join()
     env.close()
-    assert during > 1000, "a Python thread made no progress while the pool worked: GIL held"
+    assert seen == ["R"], f"the other thread ran while the stepping thread was in state {seen}"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux /proc")
+def test_idle_workers_sleep():
+    """Between batches the worker threads sleep (S) until work comes: they do not spin waiting for it."""
+    before = set(os.listdir("/proc/self/task"))
+    env = rlpool.make("BusyWork-v0", num_envs=8, batch_size=4, num_threads=3, seed=0)
+    workers = sorted(set(os.listdir("/proc/self/task")) - before)
+    assert len(workers) == 3
+    env.async_reset()
+    for _ in range(20):
+        info = env.recv()[4]
+        env.send(np.full(4, 1000), info["env_id"])
+    env.recv(), env.recv()  # nothing in flight: no work left for anyone
+    states: list[str] = []
+    # Each worker sleeps once it finds the queue empty; a spinning one stays runnable (R) for good.
+    for _ in range(10_000):
+        states = [_thread_state(int(tid)) for tid in workers]
+        if all(s == "S" for s in states):
+            break
+        time.sleep(0.001)
+    env.close()
+    assert all(s == "S" for s in states), f"idle workers not asleep: {states}"
 
 
 def test_concurrent_use_from_two_threads_is_refused():

@@ -98,6 +98,7 @@ def test_multiprocessing_fork_worker_that_replaces_the_env():
     assert result.returncode == 0 and "ok" in result.stdout, result.stderr
 
 
+@pytest.mark.usefixtures("osmesa")
 def test_child_of_a_rendering_parent_gets_an_error_not_a_hang():
     """Mesa's rasterizer threads do not survive fork: a new rendering pool in the child says so."""
     pytest.importorskip("mujoco")

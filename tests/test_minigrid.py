@@ -31,6 +31,21 @@ IDS = [t for t in rlpool.list_all_envs() if t.startswith("MiniGrid-") and "-WFC-
 SAMPLE = sorted({rlpool.make_spec(t).task.env_type: t for t in reversed(IDS)}.values())
 
 
+def test_task_ids_are_minigrids():
+    """rlpool's MiniGrid-* ids are exactly those minigrid 3.2.0 registers in gymnasium's registry on import."""
+    import gymnasium
+    import minigrid
+
+    assert minigrid.__version__ == "3.2.0"
+    registered = {k: spec for k, spec in gymnasium.registry.items() if k.startswith("MiniGrid-")}
+    # minigrid's own registrations (rlpool's are in gymnasium's registry as rlpool/<id>, not compared here).
+    assert all(str(spec.entry_point).startswith("minigrid.") for spec in registered.values())
+    ours = {t for t in rlpool.list_all_envs() if t.startswith("MiniGrid-")}
+    assert ours, "rlpool has no MiniGrid ids"
+    assert sorted(set(registered) - ours) == [], "minigrid ids rlpool lacks"
+    assert sorted(ours - set(registered)) == [], "rlpool ids minigrid does not register"
+
+
 @pytest.mark.parametrize("task_id", IDS if FULL else SAMPLE)
 def test_same_episodes_as_minigrid(task_id):
     totals = run_parity(task_id, episodes=20 if FULL else 3, seed=1, state_every=1 if FULL else 7)

@@ -6,6 +6,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from lane import build_missing, require
 
 import rlpool
 from rlpool import reference
@@ -20,6 +21,7 @@ HAVE_ROMS = importlib.util.find_spec("ale_py") is not None  # the Atari tasks' s
 def pages() -> dict[str, str]:
     if not HAVE_ROMS:
         pytest.skip("ale-py is not installed: the Atari page cannot be generated")
+    require(build_missing())  # every family's page describes its tasks' spaces
     return reference.pages()
 
 
@@ -98,6 +100,7 @@ def test_pages_name_no_machine_paths(pages):
 def test_describe_names_every_option(task_id):
     if task(task_id).env_type == "Atari" and not HAVE_ROMS:
         pytest.skip("ale-py is not installed")
+    require(build_missing([task_id]))
     spec = rlpool.make_spec(task_id)
     text = spec.describe()
     assert text.startswith(f"{task_id}  (env type {spec.task.env_type})")
@@ -158,6 +161,7 @@ def test_describe_of_a_python_written_task(monkeypatch, tmp_path):
 
 
 def test_check_command(tmp_path, capsys):
+    require(build_missing())
     assert reference.main(["--write", str(tmp_path)]) == 0
     assert reference.main(["--check", str(tmp_path)]) == 0
     page = tmp_path / "classic_control.md"

@@ -1,13 +1,19 @@
-"""Rendering (issue 18): the render API every face shares, and the families that render so far.
+"""Rendering: the render API every face shares, and the families that render so far.
 
 - Atari: ``render()`` against ALE's own ``getScreenRGB`` in lockstep with gymnasium's
   ``ALE/<Game>-v5`` (same ROM, same actions), bitwise; a taller screen (top 210 rows at the
   default size, as EnvPool's crop) and other sizes (the whole screen resized, against OpenCV).
 - The API: ``render_mode`` checks, ``render_env_id``, ``env_ids``, in-flight and never-reset envs
-  refused, ``render_mode="human"`` through OpenCV's window calls, gymnasium's vector ``RecordVideo``.
+  refused, ``render_mode="human"`` through OpenCV's window calls (and its error without OpenCV), gymnasium's
+  vector ``RecordVideo``.
 """
 
 from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -160,6 +166,37 @@ def test_human_mode_shows_a_window(monkeypatch: pytest.MonkeyPatch) -> None:
     rgb.close()
 
 
+def test_human_mode_without_opencv_names_the_package() -> None:
+    """Without OpenCV (hidden from a child Python), human mode fails at its first frame, naming what to install;
+    rgb_array frames need no OpenCV."""
+    code = textwrap.dedent("""
+        import json, sys
+        sys.modules["cv2"] = None  # import cv2 raises ImportError
+        import rlpool
+
+        env = rlpool.make("CartPole-v1", num_envs=2, render_mode="human")
+        out = {}
+        try:
+            env.reset()  # gymnasium's human mode draws at reset
+        except Exception as e:
+            out.update(type=type(e).__name__, message=str(e), from_import_error=isinstance(e.__cause__, ImportError))
+        env.close()
+        rgb = rlpool.make("CartPole-v1", num_envs=2, render_mode="rgb_array")
+        rgb.reset()
+        out["rgb_shape"] = list(rgb.render().shape)
+        rgb.close()
+        print(json.dumps(out))
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out.get("type") == "RuntimeError", out
+    assert "render_mode='human'" in out["message"] and "opencv-python" in out["message"], out["message"]
+    assert "rlpool[render]" in out["message"], out["message"]
+    assert out["from_import_error"] is True
+    assert out["rgb_shape"] == [1, 400, 600, 3]
+
+
 def test_gymnasium_record_video(tmp_path) -> None:
     pytest.importorskip("moviepy")
     from gymnasium.wrappers.vector import RecordVideo
@@ -173,6 +210,7 @@ def test_gymnasium_record_video(tmp_path) -> None:
     assert list(tmp_path.glob("*.mp4"))
 
 
+@pytest.mark.usefixtures("osmesa")
 def test_record_video_example_writes_cartpole_pong_and_ant(tmp_path) -> None:
     """examples/record_video.py: a video of each of the three tasks, each frame rlpool's own."""
     pytest.importorskip("moviepy")

@@ -42,6 +42,7 @@ def _gym_state(env: gym.Env) -> bytes:
 
 
 @pytest.mark.parametrize("tid", GYM_TASKS)
+@pytest.mark.usefixtures("osmesa")
 def test_gymnasium_mujoco_frames_equal_gymnasiums(tid):
     width, height = SIZE
     kwargs = {"width": width, "height": height}
@@ -66,6 +67,7 @@ def test_gymnasium_mujoco_frames_equal_gymnasiums(tid):
     env.close()
 
 
+@pytest.mark.usefixtures("osmesa")
 def test_default_size_and_fixed_cameras_equal_gymnasiums():
     ref = gym.make("Humanoid-v5", render_mode="rgb_array")
     ref.reset(seed=3)
@@ -123,6 +125,7 @@ def _dm_state(physics, domain: str) -> bytes:
 
 
 @pytest.mark.parametrize(("domain", "task"), DMC_TASKS)
+@pytest.mark.usefixtures("osmesa")
 def test_dm_control_frames_equal_physics_render(domain, task):
     ref = load_rendering(domain, task, 0)
     ref.reset()
@@ -150,6 +153,7 @@ def test_dm_control_frames_equal_physics_render(domain, task):
 # --- Pixel observations -----------------------------------------------------------------------------------
 
 
+@pytest.mark.usefixtures("osmesa")
 def test_pixel_observation_is_the_rendered_frame_channel_first():
     env = rlpool.make_dm("CheetahRun-v1", num_envs=2, from_pixels=True, frame_stack=3, render_mode="rgb_array",
                          render_env_id=[0, 1], render_camera_id=0, seed=5)
@@ -173,6 +177,7 @@ def test_pixel_observation_is_the_rendered_frame_channel_first():
     env.close()
 
 
+@pytest.mark.usefixtures("osmesa")
 def test_pixel_observation_equals_dm_controls_render_of_the_same_state():
     domain, task = "walker", "walk"
     ref = load_rendering(domain, task, 2)
@@ -190,6 +195,7 @@ def test_pixel_observation_equals_dm_controls_render_of_the_same_state():
     env.close()
 
 
+@pytest.mark.usefixtures("osmesa")
 def test_gymnasium_pixel_observations_and_spaces():
     env = rlpool.make_gymnasium("HalfCheetah-v5", num_envs=3, from_pixels=True, frame_stack=2, seed=0)
     assert env.single_observation_space.shape == (6, 84, 84)
@@ -208,6 +214,7 @@ def test_gymnasium_pixel_observations_and_spaces():
     state.close()
 
 
+@pytest.mark.usefixtures("osmesa")
 def test_pixel_trajectories_do_not_depend_on_threads_or_batches():
     def run(num_threads: int, batch_size: int) -> list[np.ndarray]:
         env = rlpool.make_gymnasium("Hopper-v5", num_envs=4, batch_size=batch_size, num_threads=num_threads,

@@ -1,4 +1,4 @@
-"""Ctrl-C during a blocking call: KeyboardInterrupt comes promptly and the pool stays usable.
+"""Ctrl-C during a blocking call: KeyboardInterrupt comes while the work is going on, and the pool stays usable.
 
 Each case runs in a child process that blocks in rlpool on slow BusyWork-v0
 steps (the action is the microseconds of work) and prints "ready" right before
@@ -16,6 +16,11 @@ A batch that runs inline on the calling thread (``num_threads=1`` in sync
 mode, or one estimated too cheap to hand off) is cut once it has run for a few
 milliseconds: what is left goes through the same wait, so it is interrupted
 between two envs too, whatever the steps before cost.
+
+No check here reads a clock: "promptly" is checked by giving the blocked call
+far more work (minutes) than the child is allowed in all, so that it can only
+end by the interrupt. How long the interrupt takes is measured by
+``benchmarks/engine_latency.py``.
 """
 
 from __future__ import annotations
@@ -40,12 +45,14 @@ pytestmark = [
 
 # The child imports the same rlpool as this process (a source tree, a sanitizer build's overlay, or site-packages).
 RLPOOL_PARENT = str(Path(os.path.abspath(rlpool.__file__)).parent.parent)  # not resolved: overlays use links
-LATENCY_BOUND_S = 1.0  # the poll is 50 ms; the rest is slack for a loaded 2-core machine
 STEP_US = 100000  # BusyWork's largest action: 100 ms of work per step
+# How long the parent waits for the child once it has sent the signal: a bound for the child's whole run
+# after it (the interrupt itself is expected within one 50 ms poll), far below the work of LONG_CASES.
+CHILD_TIMEOUT_S = 45
 
 PRELUDE = textwrap.dedent(
     f"""
-    import json, signal, sys, time
+    import json, signal, sys
     import numpy as np
     import rlpool
 
@@ -56,7 +63,7 @@ PRELUDE = textwrap.dedent(
         print("ready", flush=True)
 
     def blocked(call):
-        '''Run the blocking call; record when the interrupt was raised, or that none was.'''
+        '''Run the blocking call; record which exception interrupted it, or that none did.'''
         try:
             call()
             out["interrupted"] = False
@@ -64,7 +71,6 @@ PRELUDE = textwrap.dedent(
             out["interrupted"] = True
         except TimeoutError:
             out["interrupted"] = "TimeoutError"
-        out["raised_at"] = time.monotonic()
     """
 )
 
@@ -78,18 +84,18 @@ def run_child(body: str, delay: float = 0.3, sig: int = signal.SIGINT) -> dict:
         line = child.stdout.readline()
         assert line.strip() == "ready", f"child did not get ready: {line!r} {child.stderr.read()}"
         time.sleep(delay)
-        sent_at = time.monotonic()
         child.send_signal(sig)
-        stdout, stderr = child.communicate(timeout=45)
+        try:
+            stdout, stderr = child.communicate(timeout=CHILD_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the child was still blocked {CHILD_TIMEOUT_S} s after {signal.Signals(sig).name}: "
+                        "the interrupt was not delivered during the call")
     finally:
         if child.poll() is None:
             child.kill()
             child.wait()
     assert child.returncode == 0, f"child failed ({child.returncode}):\n{stderr}"
-    result = json.loads(stdout.strip().splitlines()[-1])
-    result["latency"] = result["raised_at"] - sent_at  # time.monotonic is one clock for all processes
-    print(f"signal {signal.Signals(sig).name}: exception raised {result['latency'] * 1e3:.0f} ms after it was sent")
-    return result
+    return json.loads(stdout.strip().splitlines()[-1])
 
 
 def test_async_recv_is_interrupted_and_results_stay_pending():
@@ -112,7 +118,6 @@ def test_async_recv_is_interrupted_and_results_stay_pending():
         env.close()
     """)
     assert r["interrupted"] is True
-    assert r["latency"] < LATENCY_BOUND_S, f"KeyboardInterrupt came {r['latency']:.2f} s after SIGINT"
     # Nothing lost or repeated: each of the 40 envs came back once, stepped once with its action.
     assert r["ids"] == list(range(40))
     assert r["rewards"] == [float(STEP_US)]
@@ -134,7 +139,7 @@ def test_async_recv_survives_interrupts_at_different_times():
             out["elapsed"] = sorted(set(sum((i["elapsed_step"].tolist() for i in infos), [])))
             env.close()
         """, delay=delay)
-        assert r["interrupted"] is True and r["latency"] < LATENCY_BOUND_S, (delay, r)
+        assert r["interrupted"] is True, (delay, r)
         assert r["ids"] == list(range(22)) and r["elapsed"] == [1], (delay, r)
 
 
@@ -152,7 +157,6 @@ def test_sync_step_on_workers_is_interrupted_and_drops_unstarted_envs():
         env.close()
     """, delay=0.15)
     assert r["interrupted"] is True
-    assert r["latency"] < LATENCY_BOUND_S, f"KeyboardInterrupt came {r['latency']:.2f} s after SIGINT"
     # Each env was dropped by the interrupt (2 steps in all) or ran before it (3), nothing else.
     assert set(r["elapsed"]) <= {2, 3}, r["elapsed"]
     assert r["count"] == [float(e) for e in r["elapsed"]]
@@ -172,7 +176,7 @@ def test_sync_send_recv_is_interrupted_and_results_stay_pending():
         out["ids"] = info["env_id"].tolist()
         env.close()
     """, delay=0.15)
-    assert r["interrupted"] is True and r["latency"] < LATENCY_BOUND_S
+    assert r["interrupted"] is True
     assert r["elapsed"] == [1] and r["ids"] == list(range(12))
 
 
@@ -191,7 +195,7 @@ def test_signal_handler_that_raises_is_delivered():
         out["elapsed"] = sorted(set(sum((env.recv()[4]["elapsed_step"].tolist() for _ in range(2)), [])))
         env.close()
     """, sig=signal.SIGALRM)
-    assert r["interrupted"] == "TimeoutError" and r["latency"] < LATENCY_BOUND_S
+    assert r["interrupted"] == "TimeoutError"
     assert r["elapsed"] == [1]
 
 
@@ -208,7 +212,6 @@ def test_single_thread_step_is_interrupted_between_envs():
         env.close()
     """, delay=0.15)
     assert r["interrupted"] is True
-    assert r["latency"] < LATENCY_BOUND_S, f"KeyboardInterrupt came {r['latency']:.2f} s after SIGINT"
     # The envs stepped before the interrupt have 2 steps, the others (not started) 1.
     assert set(r["elapsed"]) <= {1, 2}, r["elapsed"]
     assert r["count"] == [float(e) for e in r["elapsed"]]
@@ -216,9 +219,9 @@ def test_single_thread_step_is_interrupted_between_envs():
     assert 2 in r["elapsed"], "no env ran before the interrupt"
 
 
-# After thousands of cheap steps the cost estimate says "cheap" (issue 23, item 6): a batch of
-# 100 ms steps sized on it (run inline, or in big chunks by the caller) used to hold Ctrl-C back
-# for the whole run (2 s and more here). The engine notices the overrun after one task.
+# After thousands of cheap steps the cost estimate says "cheap": a batch of 100 ms steps sized on it
+# (run inline, or in big chunks by the caller) would hold Ctrl-C back for the whole run. The engine
+# notices the overrun after one task.
 CHEAP_FIRST = textwrap.dedent("""
     def cheap_steps(env, n=3000):
         if env.batch_size == env.num_envs:
@@ -234,7 +237,7 @@ CHEAP_FIRST = textwrap.dedent("""
 """)
 
 
-def test_async_recv_after_cheap_steps_is_interrupted_promptly():
+def test_async_recv_after_cheap_steps_is_interrupted():
     r = run_child(CHEAP_FIRST + textwrap.dedent("""
         env = rlpool.make("BusyWork-v0", num_envs=64, batch_size=32, num_threads=2, seed=6, episode_length=10**6)
         env.async_reset()
@@ -248,11 +251,10 @@ def test_async_recv_after_cheap_steps_is_interrupted_promptly():
         env.close()
     """), delay=0.3)
     assert r["interrupted"] is True
-    assert r["latency"] < LATENCY_BOUND_S, f"KeyboardInterrupt came {r['latency']:.2f} s after SIGINT"
     assert r["ids"] == list(range(64))
 
 
-def test_sync_step_after_cheap_steps_is_interrupted_promptly():
+def test_sync_step_after_cheap_steps_is_interrupted_mid_batch():
     r = run_child(CHEAP_FIRST + textwrap.dedent("""
         env = rlpool.make("BusyWork-v0", num_envs=24, num_threads=2, seed=7, episode_length=10**6)
         env.reset()
@@ -265,5 +267,89 @@ def test_sync_step_after_cheap_steps_is_interrupted_promptly():
         env.close()
     """), delay=0.15)
     assert r["interrupted"] is True
-    assert r["latency"] < LATENCY_BOUND_S, f"KeyboardInterrupt came {r['latency']:.2f} s after SIGINT"
     assert set(r["stepped"]) <= {1, 2} and 1 in r["stepped"], r["stepped"]
+
+
+# The blocked call of each case has at least 150 s of work before it could return (100 ms steps: the
+# envs it waits for, divided by the threads), over three times CHILD_TIMEOUT_S: it ends in time only if
+# the signal is delivered while the work goes on, whatever the machine's speed or load. After a cut sync
+# call the child steps once with no work (the pool still steps; the call stepped some envs and left the
+# others out), then closes the pool (queued steps are dropped).
+LONG_CASES = {
+    "async recv": """
+        env = rlpool.make("BusyWork-v0", num_envs=6000, batch_size=3000, num_threads=2, seed=0)
+        env.async_reset()
+        env.recv(), env.recv()
+        env.send(np.full(6000, STEP_US), np.arange(6000))
+        ready()
+        blocked(env.recv)
+    """,
+    "sync step on workers": """
+        env = rlpool.make("BusyWork-v0", num_envs=4500, num_threads=3, seed=2)
+        env.reset()
+        env.step(np.full(4500, 10))                       # timed steps: the next batch goes to the workers
+        ready()
+        blocked(lambda: env.step(np.full(4500, STEP_US)))
+        zero_step(env)
+    """,
+    "sync send, recv": """
+        env = rlpool.make("BusyWork-v0", num_envs=4500, num_threads=3, seed=3)
+        env.reset()
+        env.send(np.full(4500, STEP_US))
+        ready()
+        blocked(env.recv)
+    """,
+    "single thread": """
+        env = rlpool.make("BusyWork-v0", num_envs=1500, num_threads=1, seed=5)
+        env.reset()
+        ready()
+        blocked(lambda: env.step(np.full(1500, STEP_US)))
+        zero_step(env)
+    """,
+    "async recv after cheap steps": """
+        env = rlpool.make("BusyWork-v0", num_envs=6000, batch_size=3000, num_threads=2, seed=6,
+                          episode_length=10**6)
+        env.async_reset()
+        env.recv(), env.recv()
+        cheap_steps(env)
+        env.send(np.full(6000, STEP_US), np.arange(6000))
+        ready()
+        blocked(env.recv)
+    """,
+    "sync step after cheap steps": """
+        env = rlpool.make("BusyWork-v0", num_envs=3000, num_threads=2, seed=7, episode_length=10**6)
+        env.reset()
+        cheap_steps(env)
+        ready()
+        blocked(lambda: env.step(np.full(3000, STEP_US)))
+        zero_step(env)
+    """,
+    "handler that raises": """
+        def on_alarm(signum, frame):
+            raise TimeoutError("too slow")
+        signal.signal(signal.SIGALRM, on_alarm)
+        env = rlpool.make("BusyWork-v0", num_envs=6000, batch_size=3000, num_threads=2, seed=4)
+        env.async_reset()
+        env.recv(), env.recv()
+        env.send(np.full(6000, STEP_US), np.arange(6000))
+        ready()
+        blocked(env.recv)
+    """,
+}
+
+ZERO_STEP = textwrap.dedent("""
+    def zero_step(env):
+        '''One step of no work after a cut sync call: the steps each env had from the cut call (0 or 1).'''
+        elapsed = env.step(np.zeros(env.num_envs, np.int64))[4]["elapsed_step"]
+        out["cut_call_steps"] = sorted(set((elapsed - elapsed.min()).tolist()))
+""")
+
+
+@pytest.mark.parametrize("case", list(LONG_CASES))
+def test_interrupt_ends_a_call_with_minutes_of_work_left(case):
+    sig = signal.SIGALRM if case == "handler that raises" else signal.SIGINT
+    r = run_child(CHEAP_FIRST + ZERO_STEP + textwrap.dedent(LONG_CASES[case]) + "env.close()\n", sig=sig)
+    assert r["interrupted"] == ("TimeoutError" if sig == signal.SIGALRM else True), r
+    if "cut_call_steps" in r:
+        # The envs started before the interrupt were stepped (their step finished), the others left out.
+        assert r["cut_call_steps"] == [0, 1], r

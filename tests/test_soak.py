@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from lane import build_missing, require
 from reliability_tasks import TASK_OPTIONS, action_table, is_heavy, pool_options, reliability_tasks
 
 import rlpool
@@ -199,6 +200,7 @@ TASKS = reliability_tasks()
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("task_id", TASKS)
 def test_async_trajectories_equal_sync(task_id):
+    require(build_missing([task_id]))
     rng = np.random.default_rng(zlib.crc32(task_id.encode()))
     for mode in ("NextStep", "SameStep"):
         num_envs = int(rng.integers(2, 13))

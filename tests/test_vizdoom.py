@@ -16,11 +16,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from box2d_reference import MASK, XoshiroGenerator
+from lane import require, vizdoom_missing
 
 import rlpool
 from rlpool.envs.vizdoom.registration import SCENARIOS, doomgame, scenario_paths, task_name
 
 vzd = pytest.importorskip("vizdoom")
+require(vizdoom_missing())  # rlpool built without the controller library: the package to install
 
 FULL = os.environ.get("RLPOOL_FULL_REFERENCE") == "1"
 STEPS = 1500 if FULL else 120

@@ -17,12 +17,14 @@ from typing import Any
 import numpy as np
 import pytest
 from box2d_reference import XoshiroGenerator
+from lane import require, vizdoom_missing
 from test_vizdoom import random_actions, reference_game, splitmix_words
 
 import rlpool
 from rlpool.envs.vizdoom.registration import ENVPOOL_INFO, SCENARIOS, task_name
 
 vzd = pytest.importorskip("vizdoom")
+require(vizdoom_missing())  # rlpool built without the controller library: the package to install
 try:  # an import, not find_spec: scripts/sanitize.sh hides envpool behind a package that refuses it
     import envpool
 except ImportError:

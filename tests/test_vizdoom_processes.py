@@ -17,10 +17,12 @@ import time
 from pathlib import Path
 
 import pytest
+from lane import require, vizdoom_missing
 
 from rlpool.envs.vizdoom.registration import package_dir
 
 pytest.importorskip("vizdoom")
+require(vizdoom_missing())  # rlpool built without the controller library: the package to install
 if not sys.platform.startswith("linux"):
     pytest.skip("reads /proc", allow_module_level=True)
 

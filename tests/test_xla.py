@@ -1,4 +1,4 @@
-"""env.xla(): the pool stepped from inside jax.jit (issue 19).
+"""env.xla(): the pool stepped from inside jax.jit.
 
 The reference is the same pool stepped from Python with the same policy: a jitted lax.scan must give
 bitwise the same observations, rewards and flags, in sync mode (row i = env i) and in async mode (rows in
@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from lane import require, vizdoom_missing
 
 import rlpool
 
@@ -381,17 +382,25 @@ def test_families_step_alike(task, batch_size):
     """Every kind of observation and action goes through the XLA calls as through Python (20 steps)."""
     if task not in rlpool.list_all_envs():
         pytest.skip(f"{task} is not built")
+    _step_alike(task, batch_size, steps=20)
+
+
+def _step_alike(task: str, batch_size: int, steps: int) -> list[float]:
+    """Step one pool of 3 envs through its XLA calls (each call jitted) and a twin pool (same seed) through
+    Python with the same actions; assert every observation, reward and flag equal, and return the rewards
+    compared (one per env step, resets included in async mode)."""
     n = 3
     env = rlpool.make(task, num_envs=n, batch_size=batch_size, seed=7)
     ref = rlpool.make(task, num_envs=n, batch_size=batch_size, seed=7)
     space = env.single_action_space
     space.seed(0)
-    actions = [np.stack([space.sample() for _ in range(batch_size)]) for _ in range(20)]
+    actions = [np.stack([space.sample() for _ in range(batch_size)]) for _ in range(steps)]
     # jax (without x64) passes float32 actions: give both paths the same float32 values.
     actions = [a.astype(np.float32) if a.dtype.kind == "f" else a for a in actions]
     handle, recv, send, step = env.xla()
     step_jit = jax.jit(step)
     recv_jit = jax.jit(recv)
+    rewards: list[float] = []
     if batch_size == n:
         env.reset()
         ref.reset()
@@ -403,6 +412,7 @@ def test_families_step_alike(task, batch_size):
                 lambda g, w: np.testing.assert_array_equal(np.asarray(g), np.asarray(w).astype(np.asarray(g).dtype)),
                 got[:4], tuple(want[:4]),
             )
+            rewards += np.asarray(got[1]).tolist()
     else:  # async: per env, the k-th result; each env's k-th action is its own whatever the batch order
         per_env = [[space.sample() for _ in range(len(actions))] for _ in range(n)]
         per_env = [[a.astype(np.float32) if a.dtype.kind == "f" else a for a in seq] for seq in per_env]
@@ -439,8 +449,27 @@ def test_families_step_alike(task, batch_size):
             for g, w in zip(mine[i], theirs[i], strict=False):
                 for x, y in zip(g, w, strict=True):
                     np.testing.assert_array_equal(x, np.asarray(y).astype(x.dtype))
+                rewards.append(float(g[-1]))
     env.close()
     ref.close()
+    assert len(rewards) > n, "no step was compared"
+    return rewards
+
+
+# Image and grid observations: Procgen (64x64 frames), Minigrid (a dict: the view's grid, the direction,
+# the mission's bytes), ViZDoom (screen frames; its engines run in processes of their own).
+# Steps enough for rewards to come (Bigfish: a fish eaten; Empty-5x5: the goal reached by random moves).
+STEPS_BY_TASK = {"BigfishEasy-v0": 300, "MiniGrid-Empty-5x5-v0": 500, "Basic-v1": 100}
+
+
+@pytest.mark.parametrize("task", list(STEPS_BY_TASK))
+@pytest.mark.parametrize("batch_size", [2, 3])
+def test_procgen_minigrid_vizdoom_step_alike(task, batch_size):
+    """Frames and grids go through the XLA calls as through Python, sync and async."""
+    if task == "Basic-v1":
+        require(vizdoom_missing())
+    rewards = _step_alike(task, batch_size, steps=STEPS_BY_TASK[task])
+    assert any(r != 0 for r in rewards), "only zero rewards were compared"
 
 
 def test_python_env_family_through_xla():

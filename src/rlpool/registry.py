@@ -80,7 +80,9 @@ class TaskSpec:
 _TASKS: dict[str, TaskSpec] = {}
 _ALIASES: dict[str, tuple[str, dict[str, Any]]] = {}
 """Other names of registered tasks, for API layers that accept them (EnvPool's ``phys2d/CartPole-v1``, ...)."""
-_ENV_TYPES: dict[str, list[tuple[str, Any, str]]] = {name: opts for name, opts in _core.env_types()}
+_ENV_TYPES: dict[str, list[tuple[str, Any, str]]] = {name: opts for name, opts, _ in _core.env_types()}
+_UNAVAILABLE: dict[str, str] = {name: why for name, _, why in _core.env_types() if why}
+"""Env types this build cannot make (a library was missing when it was compiled): the reason, naming it."""
 
 
 def register(
@@ -171,6 +173,15 @@ def list_aliases() -> list[str]:
 def list_all_envs() -> list[str]:
     """All registered task ids, sorted."""
     return sorted(_TASKS)
+
+
+def unavailable(task_id: str) -> str | None:
+    """Why this build of rlpool cannot make ``task_id``, naming what to install; None where it can.
+
+    A task is unavailable where a library it needs was missing when rlpool was compiled. Such tasks stay
+    registered: making one raises this reason.
+    """
+    return _UNAVAILABLE.get(task(task_id).env_type)
 
 
 def task(task_id: str) -> TaskSpec:

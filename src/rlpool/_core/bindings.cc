@@ -1099,7 +1099,9 @@ int bridge_recv(const std::uint8_t* handle, std::size_t handle_bytes, const Rlpo
 const RlpoolXlaBridge xla_bridge{RLPOOL_XLA_BRIDGE_VERSION, &bridge_send, &bridge_recv};
 
 nb::dict env_spec(const std::string& env_type, const std::map<std::string, OptionValue>& config) {
-  const EnvSpec s = find_env_type(env_type).spec(Config(config));
+  const EnvType& type = find_env_type(env_type);
+  if (!type.unavailable.empty()) throw std::runtime_error(type.unavailable);
+  const EnvSpec s = type.spec(Config(config));
   nb::list obs, info;
   for (const auto& a : s.obs) obs.append(array_spec_dict(a));
   for (const auto& a : s.info) info.append(array_spec_dict(a));
@@ -1123,7 +1125,7 @@ nb::list env_types() {
     const EnvType& t = find_env_type(name);
     nb::list options;
     for (const auto& o : t.options) options.append(nb::make_tuple(o.name, o.default_value, o.doc));
-    out.append(nb::make_tuple(name, options));
+    out.append(nb::make_tuple(name, options, t.unavailable));
   }
   return out;
 }
@@ -1146,7 +1148,7 @@ NB_MODULE(_rlpool_core, m) {
         "The arrays an env type writes and its action, for a configuration.");
   m.def("_xla_bridge_address", [] { return reinterpret_cast<std::uintptr_t>(&rlpool::xla_bridge); },
         "Address of the RlpoolXlaBridge the XLA FFI handlers call (rlpool/xla/xla_bridge.h).");
-  m.def("env_types", &rlpool::env_types, "Registered C++ env types and their options (name, default, doc).");
+  m.def("env_types", &rlpool::env_types, "Registered C++ env types: (name, options as (name, default, doc), why this build cannot make it or '').");
   nb::class_<PyPool>(m, "Pool")
       .def(nb::init<const std::string&, const std::map<std::string, rlpool::OptionValue>&, int, int, int, int,
                     const std::vector<std::uint64_t>&, int, const std::string&>(),

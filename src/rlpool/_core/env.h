@@ -231,6 +231,10 @@ struct EnvType {
   std::vector<Option> options;
   std::function<EnvSpec(const Config&)> spec;
   std::function<std::unique_ptr<Env>(const Config&)> create;
+  // Non-empty where this build cannot make the env type (a library it needs was
+  // missing at build time): the reason, naming what to install. Its tasks stay
+  // registered, so that making one raises this instead of "unknown task".
+  std::string unavailable;
 };
 
 // The `create` of an env type whose instances are E(config, args...), so that a

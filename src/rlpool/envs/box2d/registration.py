@@ -15,7 +15,7 @@ from rlpool.registry import register
 if TYPE_CHECKING:
     from rlpool.reference import FamilyDoc
 
-_COMPILED = {name for name, _ in _rlpool_core.env_types()}
+_COMPILED = {name for name, _, _ in _rlpool_core.env_types()}
 
 if "LunarLander" in _COMPILED:
     register("LunarLander-v3", "LunarLander", max_episode_steps=1000, reward_threshold=200.0)

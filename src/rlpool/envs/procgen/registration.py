@@ -55,7 +55,7 @@ def task_id(game: str, mode: str) -> str:
 
 def build_root() -> str:
     """Where this build unpacked the procgen-mirror wheel ("" if it has none)."""
-    options = dict(_rlpool_core.env_types())["Procgen"]
+    options = {name: opts for name, opts, _ in _rlpool_core.env_types()}["Procgen"]
     return next(default for name, default, _ in options if name == "_library_root")
 
 

@@ -107,18 +107,19 @@ std::vector<Option> options() {
 
 #if defined(RLPOOL_VIZDOOM_MISSING)
 
-[[noreturn]] void missing() {
-  throw std::runtime_error(
-      "this rlpool was built without ViZDoom's controller library, which needs Boost at build time: install "
-      "Boost (Debian/Ubuntu: apt-get install libboost-dev libboost-filesystem-dev libboost-thread-dev "
-      "libboost-system-dev libboost-chrono-dev) and rebuild rlpool");
-}
+constexpr const char* kMissing =
+    "this rlpool was built without ViZDoom's controller library, which needs Boost at build time: install "
+    "Boost (Debian/Ubuntu: apt-get install libboost-dev libboost-filesystem-dev libboost-thread-dev "
+    "libboost-system-dev libboost-chrono-dev) and rebuild rlpool";
+
+[[noreturn]] void missing() { throw std::runtime_error(kMissing); }
 
 static const bool kRegistered = register_env_type({
     .name = "Vizdoom",
     .options = options(),
     .spec = [](const Config&) -> EnvSpec { missing(); },
     .create = [](const Config&) -> std::unique_ptr<Env> { missing(); },
+    .unavailable = kMissing,
 });
 
 #else

@@ -1,0 +1,73 @@
+"""Which lane a test run is, and what the machine lacks that some tests need.
+
+- The default ``pytest`` compares every family with its reference on a sample (about 12 minutes on 2 cores);
+  ``RLPOOL_FULL_REFERENCE=1`` (``FULL``; CI sets it) runs every comparison the README states in full.
+- A test that needs a system library (a Debian package beyond the test extra) calls ``require(<lib>_missing())``:
+  on a machine without it the test is skipped with a reason that names the package to install; in CI
+  (``CI=true``), which installs them all (``.ci/run``), a missing library fails the test instead, so that CI
+  never passes by skipping.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+import os
+
+import pytest
+
+CI = os.environ.get("CI") == "true"
+FULL = os.environ.get("RLPOOL_FULL_REFERENCE") == "1"
+
+
+def require(missing: str | None) -> None:
+    """Skip the calling test (fail it in CI) when ``missing``, a reason naming the package, is given."""
+    if missing is None:
+        return
+    if CI:
+        pytest.fail(f"CI installs every system library the tests need, but: {missing}", pytrace=False)
+    pytest.skip(missing, allow_module_level=True)
+
+
+def _loads(*names: str) -> bool:
+    for name in names:
+        try:
+            ctypes.CDLL(name)
+        except OSError:
+            continue
+        return True
+    return False
+
+
+@functools.cache
+def osmesa_missing() -> str | None:
+    """MuJoCo's and DMC's frames, rlpool's and the references', are drawn with Mesa's off-screen OpenGL."""
+    if _loads("libOSMesa.so.8", "libOSMesa.so.6", "libOSMesa.so"):
+        return None
+    return "needs Mesa's off-screen OpenGL, libOSMesa (Debian/Ubuntu: apt-get install libosmesa6)"
+
+
+@functools.cache
+def qt5_missing() -> str | None:
+    """EnvPool's Procgen (the peer of the Procgen comparisons) links Qt 5's GUI library."""
+    if _loads("libQt5Gui.so.5"):
+        return None
+    return "EnvPool's Procgen needs Qt 5's GUI library (Debian/Ubuntu: apt-get install libqt5gui5)"
+
+
+def vizdoom_missing() -> str | None:
+    """rlpool's ViZDoom tasks need the controller library, compiled only where Boost was there at build time."""
+    return build_missing(["Basic-v1"])
+
+
+def build_missing(task_ids: list[str] | None = None) -> str | None:
+    """Why this build of rlpool cannot make one of ``task_ids`` (default: every registered task), or None."""
+    import rlpool
+    import rlpool.registry
+
+    for task_id in rlpool.list_all_envs() if task_ids is None else task_ids:
+        reason = rlpool.registry.unavailable(task_id)
+        if reason is not None:
+            return f"{task_id}: {reason}"
+    return None
