@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Iterator
 
 import pytest
-from lane import CI, osmesa_missing, require
+from lane import CI, FULL, osmesa_missing, require
 
 # MuJoCo's and dm_control's Python renderers, the references for rlpool's MuJoCo frames, draw through the
 # same off-screen OpenGL as rlpool (OSMesa): chosen before any test module imports them (dm_control picks
@@ -70,3 +70,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if CI and _missing_reference(report):
         report.outcome = "failed"
     return report
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say which lane ran: the reference comparisons in full, or on a sample."""
+    if FULL:
+        terminalreporter.write_line("lane: every reference comparison in full (RLPOOL_FULL_REFERENCE=1)")
+    else:
+        terminalreporter.write_line(
+            "lane: default, each family compared with its reference on a sample; RLPOOL_FULL_REFERENCE=1 (as in CI) "
+            "runs every comparison in full"
+        )

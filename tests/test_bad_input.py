@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from lane import FULL
 
 import rlpool
 
@@ -955,7 +956,7 @@ def test_atari_state_with_flipped_bits_is_refused_and_changes_nothing():
     each a ValueError, and the env goes on exactly as it was. CI: 150 blobs per game;
     RLPOOL_FULL_REFERENCE=1: 3000."""
     pytest.importorskip("ale_py")
-    trials = 3000 if os.environ.get("RLPOOL_FULL_REFERENCE") == "1" else 150
+    trials = 3000 if FULL else 150
     proc = run_script(
         ATARI_CHECKSUM + textwrap.dedent(f"""
         import numpy as np
@@ -1007,10 +1008,10 @@ def test_atari_state_with_a_crafted_field_is_refused_or_harmless(game):
     a hostile value (a bank of 0xFFFF used to crash Ms. Pac-Man at the next step; an array length
     of 2**31 - 1 made ALE's loader write past its buffers). Each blob is either refused with a
     ValueError that leaves the env exactly as it was, or accepted and stepped without harm; the
-    child process must end cleanly. CI: every 2nd offset (a different half per game);
-    RLPOOL_FULL_REFERENCE=1: every offset."""
+    child process must end cleanly. Default: every 4th offset (a different quarter per game);
+    RLPOOL_FULL_REFERENCE=1 (CI): every offset."""
     pytest.importorskip("ale_py")
-    stride = 1 if os.environ.get("RLPOOL_FULL_REFERENCE") == "1" else 2
+    stride = 1 if FULL else 4
     first = CRAFTED_STATE_GAMES.index(game) % stride
     proc = run_script(
         ATARI_CHECKSUM + textwrap.dedent(f"""

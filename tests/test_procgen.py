@@ -16,6 +16,7 @@ import sys
 
 import numpy as np
 import pytest
+from lane import qt5_missing, require
 
 import rlpool
 from rlpool.envs.procgen.registration import GAMES, build_root, task_id
@@ -306,10 +307,8 @@ def test_compat_envpool_layout(channel_first: bool) -> None:
     import rlpool.compat.envpool as compat
 
     envpool = pytest.importorskip("envpool")
-    try:
-        theirs = envpool.make_gymnasium("MazeHard-v0", num_envs=2, seed=0, channel_first=channel_first)
-    except ImportError as e:  # EnvPool's Procgen needs the system's Qt 5 runtime
-        pytest.skip(f"EnvPool's Procgen cannot load: {e}")
+    require(qt5_missing())
+    theirs = envpool.make_gymnasium("MazeHard-v0", num_envs=2, seed=0, channel_first=channel_first)
     ours = compat.make_gymnasium("MazeHard-v0", num_envs=2, seed=0, channel_first=channel_first)
     assert ours.observation_space == theirs.observation_space and ours.action_space == theirs.action_space
     their_config = theirs.spec.config._asdict()

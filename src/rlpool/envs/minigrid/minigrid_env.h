@@ -20,9 +20,8 @@
 //   self.mission = "..."                   mission = "..."
 //
 // An env implements gen_grid() (minigrid's _gen_grid) and, where minigrid's
-// env overrides step(), step_env() calling base_step() first. See
-// CORE_READY.md at the repository root of the minigrid branch and empty.cc /
-// doorkey.cc for complete envs. render() (minigrid_render.cc) draws every env's
+// env overrides step(), step_env() calling base_step() first. See empty.cc /
+// doorkey.cc (MiniGridEnv) and babyai_open.cc (RoomGrid) for complete envs. render() (minigrid_render.cc) draws every env's
 // frame; an env type is registered with register_minigrid, which sizes it.
 //
 // Draws: minigrid draws from numpy's generator; here every draw comes from the
