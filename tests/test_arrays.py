@@ -55,3 +55,19 @@ def test_every_task_has_typed_arrays_matching_its_spaces() -> None:
         else:
             assert spec.action_space.shape == arrays.action.shape, task_id
     require(build_missing())
+
+
+def test_an_unavailable_task_says_why_and_making_it_raises_that() -> None:
+    # A build without a library an env type needs (ViZDoom without Boost) keeps its ids registered: making one
+    # raises the reason, which names what to install. Where every type was built, none is unavailable.
+    unavailable = {t: rlpool.registry.unavailable(t) for t in rlpool.list_all_envs()}
+    for task_id, reason in unavailable.items():
+        if reason is None:
+            continue
+        assert "install" in reason, reason
+        with pytest.raises(RuntimeError) as e:
+            rlpool.make_spec(task_id)
+        assert str(e.value) == reason
+    assert rlpool.registry.unavailable("CartPole-v1") is None
+    with pytest.raises(ValueError, match="unknown"):
+        rlpool.registry.unavailable("NoSuchTask-v0")
