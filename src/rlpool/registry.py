@@ -80,9 +80,13 @@ class TaskSpec:
 _TASKS: dict[str, TaskSpec] = {}
 _ALIASES: dict[str, tuple[str, dict[str, Any]]] = {}
 """Other names of registered tasks, for API layers that accept them (EnvPool's ``phys2d/CartPole-v1``, ...)."""
-_ENV_TYPES: dict[str, list[tuple[str, Any, str]]] = {name: opts for name, opts, _ in _core.env_types()}
-_UNAVAILABLE: dict[str, str] = {name: why for name, _, why in _core.env_types() if why}
+_ENV_TYPES: dict[str, list[tuple[str, Any, str]]] = {}
+_UNAVAILABLE: dict[str, str] = {}
 """Env types this build cannot make (a library was missing when it was compiled): the reason, naming it."""
+for _name, _options, _why in _core.env_types():
+    _ENV_TYPES[_name] = _options
+    if _why:
+        _UNAVAILABLE[_name] = _why
 
 
 def register(

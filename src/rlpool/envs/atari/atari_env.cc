@@ -292,25 +292,21 @@ class AtariEnv final : public Env {
       if (stopped) break;
       if (i == k - 2) keep_screen();
     }
-    const bool on_last = k >= 2 && i == k - 1;  // the skip stopped on its last frame
-    if (!stopped) {
-      if (k >= 2) {
-        push_frame(false, pool());  // frames k-1 and k
-      } else {
-        convert(pooled_.data());
-        push_frame(false);
-      }
-    } else if (o_.envpool_frame_skip) {
+    // The newest frame: the pool of frames k-1 and k; the screen (frame_skip 1, or EnvPool's when the game ended
+    // on the frame before the last); gymnasium's pool of the previous frame and frame k-1 (its skip stopped on
+    // the last frame); or the previous frame again (any other early end).
+    const bool on_last = k >= 2 && i == k - 1;
+    if (stopped && !o_.envpool_frame_skip) {
       if (on_last) {
-        push_frame(false, pool());
-      } else if (k == 1 || i == k - 2) {
-        convert(pooled_.data());  // the final screen
-        push_frame(false);
+        push_frame(false, pool_with_previous());
       } else {
         repeat_frame();
       }
-    } else if (on_last) {
-      push_frame(false, pool_with_previous());
+    } else if ((!stopped && k >= 2) || on_last) {
+      push_frame(false, pool());
+    } else if (!stopped || k == 1 || i == k - 2) {
+      convert(pooled_.data());
+      push_frame(false);
     } else {
       repeat_frame();
     }
