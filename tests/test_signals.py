@@ -199,6 +199,46 @@ def test_signal_handler_that_raises_is_delivered():
     assert r["elapsed"] == [1]
 
 
+XLA_RECV = """
+    import time
+    import jax
+    env = rlpool.make("BusyWork-v0", num_envs=40, batch_size=20, num_threads=2, seed=5)
+    handle, recv, _, _ = env.xla()
+    env.async_reset()
+    env.recv(), env.recv()
+    env.send(np.full(40, STEP_US), np.arange(40))
+    recv_xla = jax.jit(recv).lower(handle).compile()
+    ready()
+    try:
+        jax.block_until_ready(recv_xla(handle))   # 20 steps of 100 ms on 2 workers: about 1 s
+    except BaseException as e:
+        out["raised"] = type(e).__name__
+        out["xla_error"] = str(e if e.__context__ is None else e.__context__)
+    batches = [env.recv()[1:] for _ in range(2)]      # the interrupted batch stays pending, then the rest
+    out["ids"] = sorted(sum((b[3]["env_id"].tolist() for b in batches), []))
+    out["elapsed"] = sorted(set(sum((b[3]["elapsed_step"].tolist() for b in batches), [])))
+    env.close()
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGALRM])
+def test_xla_recv_is_interrupted_and_results_stay_pending(sig):
+    """A jitted recv waiting on the main thread ends on Ctrl-C (or a handler that raises): XLA reports the
+    call as interrupted, Python then raises KeyboardInterrupt (its context XLA's error); every result stays
+    pending."""
+    pytest.importorskip("jax")
+    prelude = ("def on_alarm(signum, frame):\n    raise TimeoutError('too slow')\n"
+               "signal.signal(signal.SIGALRM, on_alarm)\n") if sig == signal.SIGALRM else ""
+    r = run_child(prelude + textwrap.dedent(XLA_RECV), sig=sig)
+    if sig == signal.SIGINT:  # XLA's error, then Python's KeyboardInterrupt
+        assert r["raised"] == "KeyboardInterrupt", r
+        assert "rlpool xla recv: interrupted by KeyboardInterrupt()" in r["xla_error"], r
+    else:  # XLA's error names the handler's exception (which Python cannot raise again)
+        assert r["raised"] in ("JaxRuntimeError", "XlaRuntimeError"), r
+        assert "rlpool xla recv: interrupted by TimeoutError('too slow')" in r["xla_error"], r
+    assert r["ids"] == list(range(40)) and r["elapsed"] == [1]
+
+
 def test_single_thread_step_is_interrupted_between_envs():
     """num_threads=1, sync: the caller steps every env; a long batch is interrupted between two envs."""
     r = run_child("""

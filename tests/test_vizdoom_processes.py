@@ -181,3 +181,23 @@ def test_make_close_cycles_leave_no_threads_or_engines() -> None:
         env.close()  # with envs in flight
         assert len(os.listdir("/proc/self/task")) <= base_threads, k  # no pool thread left
         assert children() == base_engines, k
+
+
+def test_engines_start_after_blas_threads() -> None:
+    """A pool's engines start together (one per worker thread) after a matrix product has started numpy's
+    BLAS threads, whose fork handler is not safe for forks from several threads at once (without one spawn
+    at a time, the first reset hung)."""
+    code = textwrap.dedent("""
+        import numpy as np
+        import rlpool
+        a = np.random.default_rng(0).random((400, 400))
+        for i in range(3):
+            a @ a
+            env = rlpool.make("Basic-v1", num_envs=8, num_threads=8, seed=i)
+            env.reset()
+            env.close()
+        print("done")
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": SRC})
+    assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr

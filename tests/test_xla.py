@@ -462,13 +462,7 @@ def _step_alike(task: str, batch_size: int, steps: int) -> list[float]:
 STEPS_BY_TASK = {"BigfishEasy-v0": 300, "MiniGrid-Empty-5x5-v0": 500, "Basic-v1": 100}
 
 
-# ViZDoom through XLA hangs in the XLA call (sync and async) when it runs after the other tests of this file
-# (alone it passes), and that wait cannot be interrupted: not run until that is mended.
-CASES = [
-    pytest.param(task, batch_size, marks=pytest.mark.xfail(run=False, reason="hangs after the other XLA tests"))
-    if task == "Basic-v1" else (task, batch_size)
-    for batch_size in (2, 3) for task in STEPS_BY_TASK
-]
+CASES = [(task, batch_size) for batch_size in (2, 3) for task in STEPS_BY_TASK]
 
 
 @pytest.mark.parametrize(("task", "batch_size"), CASES)

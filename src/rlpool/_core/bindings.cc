@@ -18,10 +18,12 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <csignal>
 #include <cstring>
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <unordered_map>
 #include <utility>
@@ -191,8 +193,50 @@ class PyPool;
 std::mutex xla_registry_mu;
 std::unordered_map<const PyPool*, std::uint64_t> xla_registry;
 std::uint64_t xla_next_serial = 1;  // xla_registry_mu held
-// True while this thread runs an XLA call: no GIL is taken (no Ctrl-C check).
+// True while this thread runs an XLA call.
 thread_local bool in_xla_call = false;
+// What interrupted this thread's XLA call (the exception's repr): XLA carries
+// an error message, not a Python exception.
+thread_local std::string xla_interrupted_by;
+// Python's main thread, the one whose waits see Ctrl-C (signal handlers run
+// there only); set at import.
+unsigned long main_thread_ident = 0;
+
+// The interrupt check of a pool's waits: Python's signal handlers run
+// (PyErr_CheckSignals), and one that raised (KeyboardInterrupt, or e.g.
+// pytest-timeout's) ends the wait with the exception set. An XLA call on the
+// main thread (where jax runs a CPU computation it was called for) is checked
+// too, but the exception cannot pass through XLA: it is noted for the call's
+// error message, and a KeyboardInterrupt is raised again (PyErr_SetInterruptEx)
+// once Python runs. XLA's own threads never take the GIL here.
+// The exception set on this thread (a new reference), which is then cleared.
+PyObject* raised_exception() {
+#if PY_VERSION_HEX >= 0x030C0000
+  return PyErr_GetRaisedException();
+#else
+  PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
+  PyErr_Fetch(&type, &value, &traceback);
+  PyErr_NormalizeException(&type, &value, &traceback);
+  Py_XDECREF(type);
+  Py_XDECREF(traceback);
+  return value;
+#endif
+}
+
+bool interrupt_requested() {
+  if (in_xla_call && PyThread_get_thread_ident() != main_thread_ident) return false;
+  const AcquiredGil gil;
+  if (PyErr_CheckSignals() == 0) return false;
+  if (in_xla_call) {
+    const bool keyboard = PyErr_ExceptionMatches(PyExc_KeyboardInterrupt) != 0;
+    const nb::object error = nb::steal(raised_exception());
+    xla_interrupted_by = "interrupted";
+    if (error.is_valid()) xla_interrupted_by += " by " + nb::cast<std::string>(nb::repr(error));
+    PyErr_Clear();
+    if (keyboard) PyErr_SetInterruptEx(SIGINT);
+  }
+  return true;
+}
 
 // A block and the numpy arrays that view it, made once.
 struct Entry {
@@ -235,11 +279,7 @@ class PyPool {
     o.autoreset_mode = parse_autoreset_mode(autoreset_mode);  // ValueError if unknown
     pool_ = std::make_unique<Pool>(std::move(o));
     for (int i = 0; i < num_envs; ++i) all_ids_.push_back(i);
-    pool_->set_interrupt_check([] {
-      if (in_xla_call) return false;  // XLA's thread: never wait for the GIL
-      const AcquiredGil gil;
-      return PyErr_CheckSignals() != 0;  // leaves KeyboardInterrupt set
-    });
+    pool_->set_interrupt_check(interrupt_requested);
     for (std::size_t i = 0; i < pool_->ring_size(); ++i) pool_->set_ring_block(i, acquire().block);
     std::lock_guard<std::mutex> lock(xla_registry_mu);
     serial_ = xla_next_serial++;
@@ -1073,6 +1113,8 @@ int xla_call(const std::uint8_t* handle, std::size_t handle_bytes, char* err, st
     f(*pool);
   } catch (const std::exception& e) {
     message = e.what();
+  } catch (const Interrupted&) {
+    message = std::exchange(xla_interrupted_by, std::string());
   } catch (...) {
     message = "unknown error";
   }
@@ -1138,6 +1180,7 @@ NB_MODULE(_rlpool_core, m) {
   m.doc() = "rlpool's C++ engine: a pool of environments stepped by worker threads.";
   nb::module_::import_("atexit").attr("register")(nb::cpp_function([] { rlpool::exit_gate::close(); }));
   Py_AtExit(rlpool::exit_gate::quiet_leaks);
+  rlpool::main_thread_ident = nb::cast<unsigned long>(nb::module_::import_("threading").attr("main_thread")().attr("ident"));
   {
     nb::list modes;
     for (const char* name : rlpool::kAutoresetModeNames) modes.append(name);

@@ -29,6 +29,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -865,5 +866,11 @@ extern "C" void rlpool_vizdoom_child_setup(pid_t parent, const char* dir) {
   setpgid(0, 0);
   // The engine writes a _vizdoom/ folder into its working folder: the env's own.
   if (dir != nullptr && dir[0] != '\0' && chdir(dir) != 0) _exit(126);
+}
+
+// Held around each engine's fork (see family.cmake): one spawn at a time.
+std::mutex& rlpool_vizdoom_spawn_mutex() {
+  static std::mutex mu;
+  return mu;
 }
 #endif
