@@ -645,8 +645,11 @@ def test_get_and_set_state() -> None:
     np.testing.assert_array_equal(obs[0], recorded[0][0])
     with pytest.raises(ValueError, match="another game"):
         rlpool.make("Breakout-v5", num_envs=1).set_state(0, state)
+    stacked = rlpool.make("SpaceInvaders-v5", num_envs=1, stack_num=2)
     with pytest.raises(ValueError, match="other observation options"):
-        rlpool.make("SpaceInvaders-v5", num_envs=1, stack_num=2).set_state(0, state)
+        stacked.set_state(0, state)
+    with pytest.raises(RuntimeError, match="reset the env before"):  # the refused state left it unreset
+        stacked.get_state(0)
     with pytest.raises(ValueError, match="not an Atari env state"):
         env.set_state(0, b"garbage")
 

@@ -380,10 +380,34 @@ class AtariEnv final : public Env {
     if (std::string_view(h.md5, sizeof(h.md5)) != std::string_view(md5_).substr(0, sizeof(h.md5))) {
       throw std::invalid_argument("this state belongs to another game");
     }
-    if (!ale_) {  // the console, and the frame sizes of this game's screen
-      Rng unused(0);
-      load(unused);
+    if (ale_) {
+      restore(h, bytes);
+      return;
     }
+    Rng unused(0);
+    load(unused);  // the console, and the frame sizes of this game's screen
+    try {
+      restore(h, bytes);
+    } catch (...) {
+      ale_.reset();  // a refused state leaves a never-reset env as it was
+      throw;
+    }
+  }
+
+ private:
+  // Version 3: with the unresized newest frame.
+  static constexpr char kStateMagic[8] = {'r', 'l', 'p', 'A', 't', 'a', 'r', '3'};
+  struct StateHeader {
+    char magic[8];
+    char md5[32];
+    std::uint64_t ring_bytes, emu_bytes;  // ring_bytes: the frame stack and the unresized newest frame
+    std::uint64_t checksum;  // of the other fields and the bytes after the header
+    std::int32_t head, lives;
+    std::uint8_t life_lost;
+  };
+
+  // set_state's checks past the header's magic and game, then the restore.
+  void restore(const StateHeader& h, std::string_view bytes) {
     if (h.ring_bytes != ring_.size() + pooled_.size() || bytes.size() != sizeof(h) + h.ring_bytes + h.emu_bytes ||
         h.head < 0 || h.head >= o_.stack_num) {
       throw std::invalid_argument("this state was taken with other observation options (stack_num, image size or "
@@ -418,18 +442,6 @@ class AtariEnv final : public Env {
     life_lost_ = h.life_lost != 0;
     have_old_ = false;  // the pooled frame is no longer the kept screens'
   }
-
- private:
-  // Version 3: with the unresized newest frame.
-  static constexpr char kStateMagic[8] = {'r', 'l', 'p', 'A', 't', 'a', 'r', '3'};
-  struct StateHeader {
-    char magic[8];
-    char md5[32];
-    std::uint64_t ring_bytes, emu_bytes;  // ring_bytes: the frame stack and the unresized newest frame
-    std::uint64_t checksum;  // of the other fields and the bytes after the header
-    std::int32_t head, lives;
-    std::uint8_t life_lost;
-  };
 
   // A 64-bit hash, 8 bytes a step: each step (xor a word, multiply by an odd
   // constant) is invertible, so a change confined to one word always changes
