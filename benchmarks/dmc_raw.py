@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 import rlpool
-from rlpool import bench
+from rlpool.tools import bench
 from rlpool.envs.dmc.registration import DOMAINS, model_file
 from rlpool.envs.mujoco import python_timer_off
 

@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 import rlpool
-from rlpool import bench
+from rlpool.tools import bench
 from rlpool.envs.mujoco import python_timer_off
 
 PEERS = ("rlpool-async", "rlpool-sync", "envpool-sync", "envpool-async", "gym-sync", "gym-async")

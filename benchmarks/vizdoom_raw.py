@@ -1,6 +1,6 @@
 """ViZDoom throughput: rlpool against bare DoomGame loops and EnvPool, in alternating rounds.
 
-Each round measures every peer once (``rlpool.bench.measure``: the same runners as ``rlpool bench``), so
+Each round measures every peer once (``rlpool.tools.bench.measure``: the same runners as ``rlpool bench``), so
 that a change in machine load hits all of them; the median round of each peer is reported, with its
 ratio to rlpool async. Peers:
 
@@ -22,7 +22,7 @@ import argparse
 import json
 import statistics
 
-from rlpool.bench import PeerUnavailable, measure
+from rlpool.tools.bench import PeerUnavailable, measure
 
 PEERS = ("rlpool-async", "rlpool-sync", "vizdoom-procs", "vizdoom-threads", "envpool-async")
 FRAME_SKIP = 4

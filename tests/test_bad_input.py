@@ -822,8 +822,8 @@ FLOAT_OPTIONS = _float_options()
 
 @pytest.mark.timeout(60)
 def test_every_float_option_refuses_nan_and_inf_unless_inf_means_no_bound():
-    """NaN never passes; +-inf only where it means "no bound" or "no limit" (registry.INF_OPTIONS)."""
-    from rlpool.registry import INF_OPTIONS
+    """NaN never passes; +-inf only where it means "no bound" or "no limit" (rlpool.options.INF_OPTIONS)."""
+    from rlpool.options import INF_OPTIONS
 
     assert len(FLOAT_OPTIONS) > 50
     for task_id, option in FLOAT_OPTIONS:

@@ -1,6 +1,6 @@
 """The benchmark table: each row's ratio is against the best rlpool mode of its task and num_envs."""
 
-from rlpool.bench import BenchResult, Measurement, format_table
+from rlpool.tools.bench import BenchResult, Measurement, format_table
 
 
 def _m(peer: str, rate: float, num_envs: int = 4) -> Measurement:

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import rlpool
-from rlpool import bench
-from rlpool.cli import main
+from rlpool.tools import bench
+from rlpool.tools.cli import main
 
 PEERS = ["rlpool-sync", "rlpool-async", "gym-sync"]
 
@@ -23,7 +23,7 @@ PEERS = ["rlpool-sync", "rlpool-async", "gym-sync"]
 def test_help_runs_as_a_program():
     for args in (["--help"], ["list", "--help"], ["bench", "--help"]):
         proc = subprocess.run(
-            [sys.executable, "-m", "rlpool.cli", *args], capture_output=True, text=True, timeout=60
+            [sys.executable, "-m", "rlpool.tools.cli", *args], capture_output=True, text=True, timeout=60
         )
         assert proc.returncode == 0, proc.stderr
         assert "usage: rlpool" in proc.stdout
@@ -56,7 +56,7 @@ def test_list_options_of_an_unknown_task_fails(task, hint, capsys):
 
 def test_list_options_as_a_program():
     proc = subprocess.run(
-        [sys.executable, "-m", "rlpool.cli", "list", "--options", "NoSuchTask-v9"],
+        [sys.executable, "-m", "rlpool.tools.cli", "list", "--options", "NoSuchTask-v9"],
         capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode != 0 and "unknown task id 'NoSuchTask-v9'" in proc.stderr
@@ -194,7 +194,7 @@ def test_list_into_a_closed_pipe_exits_quietly() -> None:
     # `rlpool list | head -1` where the reader has gone before rlpool writes: no traceback, exit 0.
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
     child = subprocess.Popen(
-        [sys.executable, "-m", "rlpool.cli", "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        [sys.executable, "-m", "rlpool.tools.cli", "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
     )
     child.stdout.close()  # before the child has imported rlpool, so its first write finds no reader
     stderr = child.stderr.read().decode()

@@ -6,7 +6,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import rlpool
-from rlpool.single_env import SingleEnv
+from rlpool.api.single import SingleEnv
 
 TASKS = ["CartPole-v1", "Pendulum-v1", "Blackjack-v1", "Taxi-v3", "Pong-v5", "Hopper-v5"]
 

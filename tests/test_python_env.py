@@ -31,7 +31,7 @@ numba = pytest.importorskip("numba")
 
 import rlpool  # noqa: E402
 from rlpool import python_env  # noqa: E402
-from rlpool.cli import _import, main  # noqa: E402
+from rlpool.tools.cli import _import, main  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 BOX2 = spaces.Box(-10.0, 10.0, (2,), np.float64)
@@ -703,7 +703,7 @@ _TIMED_MAKE = textwrap.dedent(
     """
     import json, sys, time
     import numba, rlpool, rlpool.python_env as pe
-    from rlpool.cli import _import
+    from rlpool.tools.cli import _import
     wall, cpu = time.perf_counter(), time.process_time()
     _import(sys.argv[1])
     envs = rlpool.make("PyCartPole-v1", num_envs=16)

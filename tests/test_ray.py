@@ -1,4 +1,4 @@
-"""The Ray backend (rlpool.ray_backend): the same trajectories as a local pool, every face, faults, a cluster."""
+"""The Ray backend (rlpool.backends.ray): the same trajectories as a local pool, every face, faults, a cluster."""
 
 import sys
 import time
@@ -152,7 +152,7 @@ def test_async_pixels_same_as_local(local_ray):
     kwargs = dict(num_envs=8, batch_size=4, seed=5, autoreset_mode="SameStep")
     remote, local = make_pair(lambda **k: rlpool.make("Pong-v5", **k), **kwargs)
     try:
-        assert remote._pool._row_bytes * 4 > rlpool.ray_backend._INLINE_BYTES
+        assert remote._pool._row_bytes * 4 > rlpool.backends.ray._INLINE_BYTES
         a, b = run_async(remote, 8, 20), run_async(local, 8, 20)
         compared = 0
         for i in range(8):  # which envs come first differs (an env may not come back in 20 batches)
@@ -324,12 +324,13 @@ def test_killed_worker_names_lost_envs(local_ray, batch_size):
             ids = env.step(np.zeros(len(ids), int), ids if batch_size < 5 else None)[4]["env_id"]
         ray.kill(actors[1])  # envs 3 and 4
         start = time.monotonic()
-        with pytest.raises(rlpool.ray_backend.WorkerLostError, match=r"envs 3\.\.4 \(2 envs: \[3, 4\]\) are lost") as e:
+        lost = r"envs 3\.\.4 \(2 envs: \[3, 4\]\) are lost"
+        with pytest.raises(rlpool.backends.ray.WorkerLostError, match=lost) as e:
             for _ in range(20):  # the next call that needs worker 1 fails; none hangs
                 ids = env.step(np.zeros(len(ids), int), ids if batch_size < 5 else None)[4]["env_id"]
         assert e.value.env_ids == [3, 4]
         assert time.monotonic() - start < 30
-        with pytest.raises(rlpool.ray_backend.WorkerLostError):  # and every call after it
+        with pytest.raises(rlpool.backends.ray.WorkerLostError):  # and every call after it
             env.step(np.zeros(len(ids), int), ids if batch_size < 5 else None)
         env.close()
         assert _all_dead(actors)

@@ -9,11 +9,12 @@ import pytest
 from lane import build_missing, require
 
 import rlpool
-from rlpool import reference
-from rlpool.registry import POOL_OPTIONS, option_docs, task
+from rlpool.options import POOL_OPTIONS
+from rlpool.registry import option_docs, task
+from rlpool.tools import docgen as reference
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "envs"
-REGENERATE = "python -m rlpool.reference --write docs/envs"
+REGENERATE = "python -m rlpool.tools.docgen --write docs/envs"
 HAVE_ROMS = importlib.util.find_spec("ale_py") is not None  # the Atari tasks' spaces need ale-py's ROMs
 
 

@@ -17,7 +17,7 @@ import pytest
 from gymnasium import spaces
 
 import rlpool
-from rlpool import bench
+from rlpool.tools import bench
 
 TOY_TEXT = [
     "Blackjack-v1",

@@ -511,7 +511,7 @@ def test_bench_xla_peer_steps_the_pool_it_times():
     """`rlpool bench`'s rlpool-xla peer: each timed call is `steps` jitted sync steps of every env with the
     fixed actions (a twin pool stepped as many times from Python ends in the same states), and the
     measurement counts them."""
-    from rlpool import bench
+    from rlpool.tools import bench
 
     actions = bench.sample_actions("CartPole-v1", 3)
     runner = bench.make_runner("rlpool-xla", "CartPole-v1", 3, actions)

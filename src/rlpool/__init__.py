@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import rlpool.envs  # noqa: F401  (registers every task id)
-from rlpool.gymnasium_registration import register_all_with_gymnasium
-from rlpool.registry import EnvSpec, list_all_envs, register
+from rlpool.api.gymnasium_ids import register_all_with_gymnasium
+from rlpool.registry import list_all_envs, register
+from rlpool.spec import EnvSpec
 
 __version__ = "0.1.0"
 __all__ = [
@@ -53,21 +54,21 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> Any:
 
 def make_gymnasium(task_id: str, **kwargs: Any) -> Any:
     """A ``gymnasium.vector.VectorEnv`` over a pool of ``task_id`` envs."""
-    from rlpool.gymnasium_env import GymnasiumVectorEnv
+    from rlpool.api.gymnasium import GymnasiumVectorEnv
 
     return GymnasiumVectorEnv(make_spec(task_id, **kwargs))
 
 
 def make_gym(task_id: str, **kwargs: Any) -> Any:
     """A pool with the gym-style ``(obs, reward, done, info)`` step."""
-    from rlpool.gym_env import GymEnv
+    from rlpool.api.gym import GymEnv
 
     return GymEnv(make_spec(task_id, **kwargs))
 
 
 def make_dm(task_id: str, **kwargs: Any) -> Any:
     """A ``dm_env.Environment`` over a pool of ``task_id`` envs (needs ``rlpool[dm]``)."""
-    from rlpool.dm_env_adapter import DmEnv
+    from rlpool.api.dm import DmEnv
 
     return DmEnv(make_spec(task_id, **kwargs))
 

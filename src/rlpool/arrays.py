@@ -2,8 +2,8 @@
 
 The engine describes an env type's arrays for one configuration as a plain dict
 (``_rlpool_core.env_spec``). ``Arrays.from_core`` turns it into the frozen objects
-here, once per ``EnvSpec``; the gymnasium spaces (``rlpool.spaces``), the dm_env
-specs (``rlpool.dm_env_adapter``), the EnvPool layer and the SB3 adapter all read
+here, once per ``EnvSpec``; the gymnasium spaces (``rlpool.api.spaces``), the dm_env
+specs (``rlpool.api.dm``), the EnvPool layer and the SB3 adapter all read
 those, never the dict.
 """
 

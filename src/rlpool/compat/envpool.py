@@ -44,18 +44,12 @@ import numpy as np
 
 import rlpool
 from rlpool import registry
-from rlpool.dm_steps import StepTypes
-from rlpool.gymnasium_env import GymnasiumVectorEnv, unpack_final
-from rlpool.pool_owner import PoolOwner
-from rlpool.registry import (
-    MAX_ENVS,
-    check_int,
-    list_aliases,
-    register_alias,
-    resolve_alias,
-    unknown_task_message,
-)
-from rlpool.registry import EnvSpec as RlpoolEnvSpec
+from rlpool.api.dm_steps import StepTypes
+from rlpool.api.gymnasium import GymnasiumVectorEnv, unpack_final
+from rlpool.api.pool_owner import PoolOwner
+from rlpool.options import MAX_ENVS, POOL_OPTIONS, check_int
+from rlpool.registry import list_aliases, register_alias, resolve_alias, unknown_task_message
+from rlpool.spec import EnvSpec as RlpoolEnvSpec
 
 try:  # EnvPool's dm pools are dm_env.Environments; dm-env is an optional extra
     from dm_env import Environment as _DMEnvironment
@@ -238,7 +232,7 @@ def resolve_spec(
         "reward_threshold": c["reward_threshold"],
         # Options named "_..." are fixed at registration (e.g. a Python env's compiled functions): not config.
         # (the render size every env is given is a pool option: not in EnvPool's config).
-        **{k: v for k, v in rl.env_config.items() if not k.startswith("_") and k not in registry.POOL_OPTIONS},
+        **{k: v for k, v in rl.env_config.items() if not k.startswith("_") and k not in POOL_OPTIONS},
         "autoreset_mode": c["autoreset_mode"],
     }
     if rl.task.env_type == "Atari":

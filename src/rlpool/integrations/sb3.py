@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 import rlpool
-from rlpool.pool_owner import PoolOwner
-from rlpool.registry import seeds_for
+from rlpool.api.pool_owner import PoolOwner
+from rlpool.options import seeds_for
 
 try:
     from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.reference import FamilyDoc
+    from rlpool.tools.docgen import FamilyDoc
 
 # Every game whose ROM ale-py ships and that gymnasium registers as ALE/<Game>-v5
 # (ale-py's four two-player-only ROMs -- combat, joust, maze_craze, warlords -- are not).
@@ -69,11 +69,11 @@ for _rom in GAMES:
 
 
 def reference_doc() -> FamilyDoc:
-    """The hand-written text of docs/envs/atari.md (see ``rlpool.reference``).
+    """The hand-written text of docs/envs/atari.md (see ``rlpool.tools.docgen``).
 
-    A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.reference``.
+    A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.tools.docgen``.
     """
-    from rlpool.reference import EnvDoc, FamilyDoc
+    from rlpool.tools.docgen import EnvDoc, FamilyDoc
 
     folder = roms_dir()
     return FamilyDoc(

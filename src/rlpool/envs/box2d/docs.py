@@ -1,8 +1,8 @@
-"""The hand-written text of docs/envs/box2d.md (see ``rlpool.reference``)."""
+"""The hand-written text of docs/envs/box2d.md (see ``rlpool.tools.docgen``)."""
 
 from __future__ import annotations
 
-from rlpool.reference import EnvDoc, FamilyDoc, Part
+from rlpool.tools.docgen import EnvDoc, FamilyDoc, Part
 
 INTRO = """
 gymnasium 1.4's Box2D tasks, on Box2D 2.3 itself: rlpool's build compiles Box2D's C++ sources from the

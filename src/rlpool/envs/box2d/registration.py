@@ -13,7 +13,7 @@ from rlpool import _rlpool_core
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.reference import FamilyDoc
+    from rlpool.tools.docgen import FamilyDoc
 
 _COMPILED = {name for name, _, _ in _rlpool_core.env_types()}
 
@@ -40,7 +40,7 @@ if "CarRacing" in _COMPILED:
 
 
 def reference_doc() -> FamilyDoc:
-    """The hand-written text of docs/envs/box2d.md (see ``rlpool.reference``; the text is in ``docs.py``)."""
+    """The hand-written text of docs/envs/box2d.md (see ``rlpool.tools.docgen``; the text is in ``docs.py``)."""
     from rlpool.envs.box2d.docs import reference_doc as doc
 
     return doc(_COMPILED)

@@ -8,7 +8,7 @@ from rlpool import images
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.reference import FamilyDoc
+    from rlpool.tools.docgen import FamilyDoc
 
 register("CartPole-v0", "CartPole", max_episode_steps=200, reward_threshold=195.0)
 register("CartPole-v1", "CartPole", max_episode_steps=500, reward_threshold=475.0)
@@ -20,11 +20,11 @@ register("Acrobot-v1", "Acrobot", max_episode_steps=500, reward_threshold=-100.0
 
 
 def reference_doc() -> FamilyDoc:
-    """The hand-written text of docs/envs/classic_control.md (see ``rlpool.reference``).
+    """The hand-written text of docs/envs/classic_control.md (see ``rlpool.tools.docgen``).
 
-    A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.reference``.
+    A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.tools.docgen``.
     """
-    from rlpool.reference import EnvDoc, FamilyDoc, Part
+    from rlpool.tools.docgen import EnvDoc, FamilyDoc, Part
 
     return FamilyDoc(
         name="classic_control",

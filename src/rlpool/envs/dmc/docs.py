@@ -1,7 +1,7 @@
 """The hand-written reference text of the DeepMind Control Suite family (``docs/envs/dmc.md``).
 
 The facts follow dm_control 1.0.50's ``dm_control/suite/<domain>.py`` and ``dm_control/utils/rewards.py``;
-``rlpool.reference`` adds task ids, spaces, time limits and options from the registry.
+``rlpool.tools.docgen`` adds task ids, spaces, time limits and options from the registry.
 """
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rlpool.reference import FamilyDoc
+    from rlpool.tools.docgen import FamilyDoc
 
 
 def reference_doc() -> FamilyDoc:
-    """The hand-written text of docs/envs/dmc.md (see ``rlpool.reference``).
+    """The hand-written text of docs/envs/dmc.md (see ``rlpool.tools.docgen``).
 
-    A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.reference``.
+    A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.tools.docgen``.
     """
-    from rlpool.reference import EnvDoc, FamilyDoc
+    from rlpool.tools.docgen import EnvDoc, FamilyDoc
 
     no_termination = "Never terminates, unless the simulation diverges (see the top of the page)."
     small_control = "`small_control` (see the top of the page)"

@@ -21,7 +21,7 @@ from rlpool.cache import cache_root, write_atomically
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.reference import FamilyDoc
+    from rlpool.tools.docgen import FamilyDoc
 
 DM_CONTROL_VERSION = "1.0.50"
 """The dm_control release whose suite the C++ tasks follow (and the ``dmc`` extra installs)."""
@@ -183,7 +183,7 @@ for _domain in DOMAINS:
 
 
 def reference_doc() -> FamilyDoc:
-    """The hand-written text of docs/envs/dmc.md (see ``rlpool.reference``; the text is in ``docs.py``)."""
+    """The hand-written text of docs/envs/dmc.md (see ``rlpool.tools.docgen``; the text is in ``docs.py``)."""
     from rlpool.envs.dmc.docs import reference_doc as doc
 
     return doc()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.reference import FamilyDoc
+    from rlpool.tools.docgen import FamilyDoc
 
 
 def gymnasium_assets() -> Path:
@@ -53,11 +53,11 @@ for _name, _v4_xml, _v5_xml, _steps, _threshold in _TASKS:
 
 
 def reference_doc() -> FamilyDoc:
-    """The hand-written text of docs/envs/mujoco.md (see ``rlpool.reference``).
+    """The hand-written text of docs/envs/mujoco.md (see ``rlpool.tools.docgen``).
 
-    A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.reference``.
+    A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.tools.docgen``.
     """
-    from rlpool.reference import EnvDoc, FamilyDoc, Part
+    from rlpool.tools.docgen import EnvDoc, FamilyDoc, Part
 
     xy = Part(("x of the torso (m)", "y of the torso (m)"), unless="exclude_current_positions_from_observation")
     x = Part(("x of the torso (m)",), unless="exclude_current_positions_from_observation")

@@ -24,6 +24,7 @@ import numpy as np
 from gymnasium import spaces
 
 from rlpool import registry
+from rlpool.options import POOL_OPTIONS
 
 RESET_ARGUMENTS = ("state", "obs", "info", "rng", "params")
 """The arguments a ``reset`` function may take, by name."""
@@ -161,7 +162,7 @@ def declare_task(
     state_arrays, state_kind = _state_arrays(state)
     params = _options(options)
     for name in params:
-        if name in registry.POOL_OPTIONS:
+        if name in POOL_OPTIONS:
             raise ValueError(f"options: {name!r} is a pool option every task has")
     for fn_name, names in (("reset", reset_args), ("step", step_args), ("render", render_args)):
         if "info" in names and not info_arrays:

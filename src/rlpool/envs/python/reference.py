@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from rlpool import registry
 from rlpool.envs.python.declare import parameter_names
 from rlpool.envs.python.tasks import task_info
+from rlpool.spec import EnvSpec
 
 _MASK64 = (1 << 64) - 1
 
@@ -114,7 +114,7 @@ class ReferenceEnv:
 
     def __init__(self, task_id: str, seed: int = 42, **options: Any) -> None:
         self.task = task_info(task_id)
-        config = registry.EnvSpec(task_id, **options).config
+        config = EnvSpec(task_id, **options).config
         t = self.task
         self.rng = Rng(seed)
         self.params = namedtuple("Params", list(t.options))(*(config[k] for k in t.options)) if t.options else None

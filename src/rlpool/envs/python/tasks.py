@@ -13,9 +13,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rlpool import registry
+from rlpool.api.gymnasium_ids import register_with_gymnasium
 from rlpool.envs.python.compiler import compile_task
 from rlpool.envs.python.declare import PythonTask, declare_task
-from rlpool.gymnasium_registration import register_with_gymnasium
 
 _TASKS: dict[str, PythonTask] = {}
 _LOCK = threading.RLock()

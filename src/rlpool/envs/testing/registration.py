@@ -7,17 +7,17 @@ from typing import TYPE_CHECKING
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.reference import FamilyDoc
+    from rlpool.tools.docgen import FamilyDoc
 
 register("BusyWork-v0", "BusyWork", max_episode_steps=1000)
 
 
 def reference_doc() -> FamilyDoc:
-    """The hand-written text of docs/envs/testing.md (see ``rlpool.reference``).
+    """The hand-written text of docs/envs/testing.md (see ``rlpool.tools.docgen``).
 
-    A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.reference``.
+    A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.tools.docgen``.
     """
-    from rlpool.reference import EnvDoc, FamilyDoc, Part
+    from rlpool.tools.docgen import EnvDoc, FamilyDoc, Part
 
     return FamilyDoc(
         name="testing",

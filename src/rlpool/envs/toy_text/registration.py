@@ -12,7 +12,7 @@ from rlpool import images
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.reference import FamilyDoc
+    from rlpool.tools.docgen import FamilyDoc
 
 NO_LIMIT = 2**31 - 1  # EnvPool's max_episode_steps for tasks without a time limit
 # FrozenLake, Taxi and CliffWalking draw gymnasium's own images (rlpool.images).
@@ -34,11 +34,11 @@ register("Blackjack-v1", "Blackjack", max_episode_steps=NO_LIMIT, natural=False,
 
 
 def reference_doc() -> FamilyDoc:
-    """The hand-written text of docs/envs/toy_text.md (see ``rlpool.reference``).
+    """The hand-written text of docs/envs/toy_text.md (see ``rlpool.tools.docgen``).
 
-    A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.reference``.
+    A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.tools.docgen``.
     """
-    from rlpool.reference import EnvDoc, FamilyDoc, Part
+    from rlpool.tools.docgen import EnvDoc, FamilyDoc, Part
 
     return FamilyDoc(
         name="toy_text",

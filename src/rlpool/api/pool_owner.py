@@ -7,7 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from rlpool.registry import EnvSpec, check_int, env_id_list
+from rlpool.backends import new_pool
+from rlpool.options import check_int, env_id_list
+from rlpool.spec import EnvSpec
 
 
 class Frames(np.ndarray):
@@ -46,7 +48,7 @@ class PoolOwner:
         self.config = spec.config
         # The render options, kept apart: a face may show another config (EnvPool's keys, in compat).
         self._render_config = {k: spec.config[k] for k in spec.config if k.startswith("render_")}
-        self._pool = spec.new_pool()
+        self._pool = new_pool(spec)
         if export_discount:
             self._pool.export_discount = True
         self.num_envs = spec.config["num_envs"]

@@ -13,8 +13,9 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from rlpool.pool_owner import PoolOwner
-from rlpool.registry import EnvSpec, seeds_for
+from rlpool.api.pool_owner import PoolOwner
+from rlpool.options import seeds_for
+from rlpool.spec import EnvSpec
 
 _FIXED = ("num_envs", "batch_size", "autoreset_mode")
 

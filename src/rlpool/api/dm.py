@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 
+from rlpool.api.dm_steps import StepTypes
+from rlpool.api.pool_owner import PoolOwner
+from rlpool.api.spaces import action_space
 from rlpool.arrays import Arrays, ArraySpec
-from rlpool.dm_steps import StepTypes
-from rlpool.pool_owner import PoolOwner
-from rlpool.registry import EnvSpec
-from rlpool.spaces import action_space
+from rlpool.spec import EnvSpec
 
 try:
     import dm_env
@@ -114,7 +114,7 @@ def dm_spec(a: ArraySpec) -> specs.Array:
 def dm_action_spec(arrays: Arrays, discrete_dtype: Any) -> specs.Array:
     """The action's dm_env spec: a ``discrete_dtype`` DiscreteArray, or a BoundedArray of the task's dtype.
 
-    The bounds are those of the gymnasium action space (``rlpool.spaces.action_space``).
+    The bounds are those of the gymnasium action space (``rlpool.api.spaces.action_space``).
     """
     if arrays.discrete_action:
         return specs.DiscreteArray(arrays.num_actions, dtype=discrete_dtype, name="action")

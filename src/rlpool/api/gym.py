@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from rlpool.pool_owner import PoolOwner
-from rlpool.registry import EnvSpec
+from rlpool.api.pool_owner import PoolOwner
+from rlpool.spec import EnvSpec
 
 
 class GymEnv(PoolOwner):

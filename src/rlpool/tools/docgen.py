@@ -13,9 +13,9 @@ Two things live here:
 
 The pages are generated; after changing tasks, options or their text, rewrite them::
 
-    python -m rlpool.reference --write docs/envs
+    python -m rlpool.tools.docgen --write docs/envs
 
-``python -m rlpool.reference --check docs/envs`` exits with status 1 when a page
+``python -m rlpool.tools.docgen --check docs/envs`` exits with status 1 when a page
 is out of date; ``tests/test_reference.py`` makes the same check.
 """
 
@@ -35,15 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from rlpool.registry import (
-    AUTORESET_MODES,
-    POOL_OPTIONS,
-    EnvSpec,
-    list_all_envs,
-    option_docs,
-    task,
-    unknown_task_message,
-)
+from rlpool.options import AUTORESET_MODES, POOL_OPTIONS
+from rlpool.registry import list_all_envs, option_docs, task, unknown_task_message
+from rlpool.spec import EnvSpec
 
 NO_LIMIT = 2**31 - 1
 """``max_episode_steps`` of tasks without a time limit (EnvPool's value)."""
@@ -73,10 +67,10 @@ POOL_OPTION_DOCS: dict[str, str] = {
     "render_height": "Height of a rendered frame, fixed at creation (None: the task's own size).",
     "render_camera_id": "The camera `render()` draws from when it is given none (-1: the task's default view).",
 }
-"""One line per pool option (``rlpool.registry.POOL_OPTIONS``), which every task takes."""
+"""One line per pool option (``rlpool.options.POOL_OPTIONS``), which every task takes."""
 
 _PAGE_DIR = "docs/envs"
-_COMMAND = f"python -m rlpool.reference --write {_PAGE_DIR}"
+_COMMAND = f"python -m rlpool.tools.docgen --write {_PAGE_DIR}"
 _MANY_SPACES = 3  # more distinct spaces than this in one env's tasks: a task-table column
 
 
@@ -195,9 +189,7 @@ def env_doc(env_type: str) -> EnvDoc | None:
 
 
 def _spec(task_id: str) -> EnvSpec:
-    import rlpool
-
-    return rlpool.make_spec(task_id)
+    return EnvSpec(task_id)
 
 
 def _tasks_of(env: EnvDoc) -> list[EnvSpec]:
@@ -753,7 +745,7 @@ def stale_pages(folder: str | Path) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Write or check the family pages, or print one task's description; returns the exit code."""
     parser = argparse.ArgumentParser(
-        prog="python -m rlpool.reference", description="Generate rlpool's env reference pages from the registry."
+        prog="python -m rlpool.tools.docgen", description="Generate rlpool's env reference pages from the registry."
     )
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--write", metavar="DIR", help=f"write every page into DIR (the repository's: {_PAGE_DIR})")
@@ -776,7 +768,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run the imported module's main: the families' reference_doc() import rlpool.reference, not __main__.
-    from rlpool.reference import main as _main
+    # Run the imported module's main: the families' reference_doc() import rlpool.tools.docgen, not __main__.
+    from rlpool.tools.docgen import main as _main
 
     sys.exit(_main())

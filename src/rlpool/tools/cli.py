@@ -34,7 +34,7 @@ def _positive_float(text: str) -> float:
 
 
 def _peer_list(text: str) -> list[str]:
-    from rlpool.bench import PEERS
+    from rlpool.tools.bench import PEERS
 
     peers = [p.strip() for p in text.split(",") if p.strip()]
     if not peers:
@@ -49,7 +49,7 @@ def _peer_list(text: str) -> list[str]:
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``rlpool`` command."""
-    from rlpool.bench import PEERS
+    from rlpool.tools.bench import PEERS
 
     parser = argparse.ArgumentParser(
         prog="rlpool",
@@ -147,7 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _cmd_list(args: argparse.Namespace) -> int:
     if args.options is not None:
-        from rlpool import reference, registry
+        from rlpool import registry
+        from rlpool.tools import docgen as reference
 
         if args.options not in rlpool.list_all_envs():
             print(f"rlpool list: error: {registry.unknown_task_message(args.options)}", file=sys.stderr)
@@ -186,7 +187,7 @@ def _import(text: str) -> None:
 
 
 def _cmd_bench(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from rlpool import bench
+    from rlpool.tools import bench
 
     for module in args.imports:
         try:

@@ -18,7 +18,7 @@ def gymnasium_id(task_id: str) -> str:
 def register_with_gymnasium(task_id: str) -> None:
     """Make ``task_id`` reachable as ``gymnasium.make("rlpool/<task_id>")`` and ``gymnasium.make_vec``.
 
-    ``gymnasium.make`` gives one env (``rlpool.single_env.SingleEnv``), so ``make_vec`` works in every
+    ``gymnasium.make`` gives one env (``rlpool.api.single.SingleEnv``), so ``make_vec`` works in every
     ``vectorization_mode`` and with ``wrappers``; its ``"vector_entry_point"`` mode builds
     ``rlpool.make_gymnasium(task_id, num_envs=num_envs, **options)``.
     Does nothing if the id is registered already. Call it after ``rlpool.registry.register``
@@ -39,7 +39,7 @@ def register_all_with_gymnasium() -> None:
 
 def _entry_point(task_id: str) -> Callable[..., Any]:
     def create(**kwargs: Any) -> Any:
-        from rlpool.single_env import SingleEnv
+        from rlpool.api.single import SingleEnv
 
         return SingleEnv(task_id, **kwargs)
 
@@ -48,8 +48,9 @@ def _entry_point(task_id: str) -> Callable[..., Any]:
 
 def _vector_entry_point(task_id: str) -> Callable[..., Any]:
     def create(num_envs: int = 1, **kwargs: Any) -> Any:
-        from rlpool import make_gymnasium  # at call time: rlpool imports this module
+        from rlpool.api.gymnasium import GymnasiumVectorEnv
+        from rlpool.spec import EnvSpec
 
-        return make_gymnasium(task_id, num_envs=num_envs, **kwargs)
+        return GymnasiumVectorEnv(EnvSpec(task_id, num_envs=num_envs, **kwargs))
 
     return create

@@ -9,8 +9,9 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from rlpool.pool_owner import PoolOwner
-from rlpool.registry import AUTORESET_MODES, EnvSpec, seeds_for
+from rlpool.api.pool_owner import PoolOwner
+from rlpool.options import AUTORESET_MODES, seeds_for
+from rlpool.spec import EnvSpec
 
 # "NextStep" -> AutoresetMode.NEXT_STEP, and so on: gymnasium's enum in the engine's spelling.
 _MODES = {name: AutoresetMode[re.sub(r"(?<!^)([A-Z])", r"_\1", name).upper()] for name in AUTORESET_MODES}
