@@ -60,9 +60,7 @@ STILL_FAMILY_NAMES: set[str] = {
 STILL_LONG: set[str] = {
     "src/rlpool/_core/bindings.cc",
     "src/rlpool/_core/draw.h",
-    "src/rlpool/backends/ray.py",
     "src/rlpool/compat/envpool.py",
-    "tests/test_bad_input.py",
 }
 
 
