@@ -1,4 +1,4 @@
-"""Interpreter exit while a daemon thread is inside the engine (issue 23, item 4).
+"""Interpreter exit while a daemon thread is inside the engine.
 
 Python 3.11-3.13 end a daemon thread that asks for the GIL during finalization
 with ``pthread_exit``; crossing rlpool's C++ frames, that forced unwind used to

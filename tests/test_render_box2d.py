@@ -1,4 +1,4 @@
-"""Rendering of the Box2D tasks (issue 18) against gymnasium's own ``rgb_array`` frames.
+"""Rendering of the Box2D tasks against gymnasium's own ``rgb_array`` frames.
 
 rlpool draws gymnasium's pygame picture in C++ (``_core/draw.h``: pygame-ce's draw and SDL_gfx's gfxdraw
 arithmetic). Each task is stepped in lockstep with gymnasium from the same random draws

@@ -1,4 +1,4 @@
-"""Rendering of the classic control tasks (issue 18) against gymnasium's own ``rgb_array`` frames.
+"""Rendering of the classic control tasks against gymnasium's own ``rgb_array`` frames.
 
 rlpool draws gymnasium's pygame picture in C++ (``_core/draw.h``: pygame-ce's gfxdraw and draw
 arithmetic), so the frames are compared bitwise: each task is stepped in lockstep with gymnasium from

@@ -1,4 +1,4 @@
-"""Rendering of Minigrid and BabyAI (issue 18) against minigrid's own ``rgb_array`` frames.
+"""Rendering of Minigrid and BabyAI against minigrid's own ``rgb_array`` frames.
 
 rlpool draws minigrid's ``get_frame(highlight=True, tile_size=32)`` in C++ (``minigrid_render.cc``: its tiles
 supersampled 3 x 3 with numpy's float32/float64 arithmetic), so frames are compared bitwise: sample tasks are

@@ -1,4 +1,4 @@
-"""Rendering of the toy text tasks (issue 18) against gymnasium's own ``rgb_array`` frames, bitwise.
+"""Rendering of the toy text tasks against gymnasium's own ``rgb_array`` frames, bitwise.
 
 FrozenLake, CliffWalking and Taxi draw gymnasium's pictures from its PNG images, read from the installed
 gymnasium (``rlpool.images`` decodes them into the cache) and scaled and blitted with pygame's arithmetic

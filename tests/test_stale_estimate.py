@@ -1,4 +1,4 @@
-"""Thread use follows the steps' real cost, not a stale estimate (issue 23, item 6).
+"""Thread use follows the steps' real cost, not a stale estimate.
 
 After thousands of cheap steps the pool's cost estimate calls a step cheap, so a
 batch of 50 ms BusyWork steps used to run on the calling thread alone (sync:
