@@ -1,7 +1,7 @@
 """The engine's reaction times, in seconds: Ctrl-C during a blocking call, Python threads during a step, a drop.
 
-The tests check these behaviours without a clock (tests/test_signals.py, tests/test_engine.py,
-tests/test_leaks.py); this script measures how long they take, on BusyWork-v0 (the action is the
+The tests check these behaviours without a clock (tests/core/test_signals.py, tests/core/test_engine.py,
+tests/core/test_leaks.py); this script measures how long they take, on BusyWork-v0 (the action is the
 microseconds of work a step spins for):
 
 - ``interrupt``: SIGINT sent to a child Python blocked in rlpool on 100 ms steps, 0.3 s after the call

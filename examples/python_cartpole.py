@@ -3,7 +3,7 @@
 Importing this module registers "PyCartPole-v1": gymnasium's CartPole-v1
 (and rlpool's built-in C++ one) re-written as two plain Python functions that
 numba compiles. It is step-for-step, bit-for-bit identical to the built-in
-CartPole-v1 (tests/test_python_env.py proves it), resets included: both draw
+CartPole-v1 (tests/envs/python/test_python_env.py proves it), resets included: both draw
 from the engine's per-env generator the same way.
 
     python examples/python_cartpole.py                  # a short demo

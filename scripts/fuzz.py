@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Long fuzzing run: the state machine of tests/test_fuzz.py for many more sequences (not for CI).
+"""Long fuzzing run: the state machine of tests/core/test_fuzz.py for many more sequences (not for CI).
 
     PYTHONPATH=src python3 scripts/fuzz.py --sequences 10000            # ~20 min on 2 busy cores
     PYTHONPATH=src python3 scripts/fuzz.py --sequences 2000 --tasks BusyWork-v0,CartPole-v1 --steps 80

@@ -9,7 +9,7 @@
 # is loaded through an overlay package build/<mode>/pkg/rlpool: links to the Python sources plus the
 # sanitizer build of _rlpool_core. Python is not instrumented, so the sanitizer runtime is
 # LD_PRELOADed. Any sanitizer report fails the run; a clean run exits 0. Pytest args replace the
-# default selection (the whole suite), e.g. `scripts/sanitize.sh tsan tests/test_async.py`.
+# default selection (the whole suite), e.g. `scripts/sanitize.sh tsan tests/core/test_async.py`.
 # Needs cmake, ninja, nanobind and gcc's libasan/libtsan, and no other rlpool installed in the
 # environment (an editable install's import hook would shadow the overlay; this is checked).
 set -euo pipefail
@@ -56,7 +56,7 @@ run() {  # $1: asan|tsan, then env words, then -- and pytest args
   # the ViZDoom tests (the engine is a third-party executable the pool starts; it inherits LD_PRELOAD
   # and ASan then reports the engine's own alloc-dealloc mismatches and a use-after-free in it) and the
   # tests that cap the address space (RLIMIT_AS leaves no room for ASan's shadow memory).
-  [[ ${#tests[@]} -gt 0 ]] || tests=(tests --deselect "tests/test_bad_input.py::test_bad_reset_arguments[kwargs0-ValueError-sync]"
+  [[ ${#tests[@]} -gt 0 ]] || tests=(tests --deselect "tests/api/test_bad_input.py::test_bad_reset_arguments[kwargs0-ValueError-sync]"
     -k "not vizdoom and not Vizdoom and not Basic-v1 and not out_of_memory")
   local where
   where=$(env "${envs[@]}" "$python" -c 'import rlpool._rlpool_core as c; print(c.__file__)')
@@ -80,7 +80,7 @@ run() {  # $1: asan|tsan, then env words, then -- and pytest args
 run_asan() {
   build asan address,undefined
   # detect_leaks=0: CPython does not free its own objects at exit, so LeakSanitizer would report
-  #   thousands of interpreter allocations; tests/test_leaks.py measures leaks instead.
+  #   thousands of interpreter allocations; tests/core/test_leaks.py measures leaks instead.
   # PYTHONMALLOC=malloc: Python objects come from malloc, so ASan also sees accesses past them.
   run asan \
     LD_PRELOAD="$(gcc -print-file-name=libasan.so) $libstdcxx" \

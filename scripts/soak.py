@@ -7,7 +7,7 @@
 Each run picks a task (round robin over the reliability task list), an autoreset mode (NextStep or
 SameStep), num_envs, batch_size < num_envs, num_threads and a send-size seed at random, plays the same
 per-env action table in sync mode (one thread, lockstep) and in async mode, and requires the two sets of
-trajectories to be bitwise equal (tests/test_soak.py has the details). Stops at the first difference.
+trajectories to be bitwise equal (tests/core/test_soak.py has the details). Stops at the first difference.
 """
 
 from __future__ import annotations

@@ -14,8 +14,15 @@ import ctypes
 import ctypes.util
 import functools
 import os
+from pathlib import Path
 
 import pytest
+
+TESTS = Path(__file__).resolve().parent
+"""The tests' root folder; its helpers and ``references/`` import by name (pyproject's pythonpath)."""
+REPO = TESTS.parent
+IMPORT_PATHS = (str(TESTS), str(TESTS / "references"))
+"""What a child Python needs on its path to import the tests' helpers and oracles."""
 
 CI = os.environ.get("CI") == "true"
 FULL = os.environ.get("RLPOOL_FULL_REFERENCE") == "1"

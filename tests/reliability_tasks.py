@@ -72,12 +72,12 @@ HEAVY_ENV_TYPE_PREFIXES: tuple[str, ...] = ("Dmc", "CarRacing", "Procgen", "Vizd
 
 # Env types whose every env starts a process of its own (ViZDoom's engine: about a second per pool on
 # 2 cores): the tests that make hundreds of pools (fuzz, make/close cycles) leave them out; their pools'
-# processes and threads are checked by their own tests (tests/test_vizdoom_processes.py).
+# processes and threads are checked by their own tests (tests/envs/vizdoom/test_vizdoom_processes.py).
 PROCESS_ENV_TYPES: frozenset[str] = frozenset({"Vizdoom"})
 
 # The task that stands for its env type (default: the first id alphabetically).
 # Quadruped: Walk, not Escape, whose heightfield and 20 rangefinders make it the suite's
-# slowest quadruped task (Escape still runs in tests/test_dmc.py).
+# slowest quadruped task (Escape still runs in tests/envs/dmc/test_dmc.py).
 REPRESENTATIVE: dict[str, str] = {"Atari": "Pong-v5", "DmcQuadruped": "QuadrupedWalk-v1"}
 
 

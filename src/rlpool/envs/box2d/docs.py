@@ -14,7 +14,7 @@ same, so that from the same random draws rlpool and gymnasium give the same epis
 
 With `render_mode="rgb_array"` each task draws gymnasium's pygame picture in C++, with pygame's own
 drawing arithmetic: LunarLander's and BipedalWalker's 600×400 frames are bitwise equal to gymnasium's,
-CarRacing's 600×400 frame too except for the score digits (tests/test_render_box2d.py).
+CarRacing's 600×400 frame too except for the score digits (tests/envs/box2d/test_render_box2d.py).
 
 Every random draw of an episode (terrain, initial push, engine dispersion, track) comes from the env's
 own generator, seeded from the pool's at each reset. `get_state(env_id)` returns that generator's words at

@@ -178,7 +178,7 @@ def _register(domain: Domain) -> None:
 
 _COMPILED = {name for name, _, _ in _rlpool_core.env_types()}
 for _domain in DOMAINS:
-    if env_type(_domain.name) in _COMPILED:  # tests/test_dmc.py checks that every domain is
+    if env_type(_domain.name) in _COMPILED:  # tests/envs/dmc/test_dmc.py checks that every domain is
         _register(_domain)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from lane import require, vizdoom_missing
+from lane import REPO, require, vizdoom_missing
 
 import rlpool
 
@@ -359,9 +359,8 @@ def test_sync_send_then_python_recv():
 @pytest.mark.skipif(not ATARI, reason="Atari not built")
 def test_ppo_atari_xla_example_runs():
     """The example's jitted update (rollout with the env inside, GAE, minibatch updates) runs a few hundred steps."""
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
+    sys.path.insert(0, str(REPO / "examples"))
     import ppo_atari_xla_jax as ppo
 
     args = ppo.Args(env_id="Breakout-v5", num_envs=4, num_steps=32, total_timesteps=256, update_epochs=1,
@@ -477,9 +476,8 @@ def test_procgen_minigrid_vizdoom_step_alike(task, batch_size):
 def test_python_env_family_through_xla():
     """A numba-compiled Python env (its step may take the GIL on XLA's thread) steps inside jit as from Python."""
     pytest.importorskip("numba")
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
+    sys.path.insert(0, str(REPO / "examples"))
     import python_cartpole  # noqa: F401  (registers PyCartPole-v1)
 
     for batch_size in (4, 2):

@@ -9,10 +9,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from lane import REPO
 
 pytest.importorskip("stable_baselines3")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 
 
 def test_a_pytest_run_that_trains_sb3_leaves_no_sb3_folder(tmp_path: Path) -> None:
@@ -36,3 +37,4 @@ def test_a_pytest_run_that_trains_sb3_leaves_no_sb3_folder(tmp_path: Path) -> No
     assert run.returncode == 0, run.stdout + run.stderr
     assert tempfile.gettempdir() != str(temp)  # the child, not this process, used `temp`
     assert glob.glob(str(temp / "SB3-*")) == [], os.listdir(temp)
+

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from lane import require, vizdoom_missing
+from lane import REPO, require, vizdoom_missing
 
 from rlpool.envs.vizdoom.registration import package_dir
 
@@ -26,7 +26,7 @@ require(vizdoom_missing())  # rlpool built without the controller library: the p
 if not sys.platform.startswith("linux"):
     pytest.skip("reads /proc", allow_module_level=True)
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+SRC = str(REPO / "src")
 ENGINE = str(package_dir() / "vizdoom")
 
 PRELUDE = textwrap.dedent(f"""
@@ -161,7 +161,7 @@ def test_sigkill_of_python_ends_the_engines() -> None:
 
 
 def test_make_close_cycles_leave_no_threads_or_engines() -> None:
-    """The make/close cycles of tests/test_leaks.py (which leaves ViZDoom out: a second per pool), fewer."""
+    """The make/close cycles of tests/core/test_leaks.py (which leaves ViZDoom out: a second per pool), fewer."""
     import numpy as np
 
     import rlpool

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import gymnasium
 import pytest
+from lane import REPO
 
 import rlpool
 
@@ -39,7 +40,7 @@ def test_a_fifo_as_model_file_is_refused_without_blocking(tmp_path: Path) -> Non
         "except ValueError as e:\n    print(e)"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=50,
-                         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")})
+                         env={**os.environ, "PYTHONPATH": str(REPO / "src")})
     assert "is not a regular file" in run.stdout, run.stdout + run.stderr
 
 

@@ -1,4 +1,4 @@
-"""DeepMind Control Suite tasks against dm_control 1.0.50 itself (tests/dmc_reference.py does the stepping).
+"""DeepMind Control Suite tasks against dm_control 1.0.50 itself (tests/references/dmc_reference.py does the stepping).
 
 CI samples: one task per domain is compared step by step for 1000 steps from seed 0, the others for 100;
 initial states are compared by KS test on one task per domain. ``RLPOOL_FULL_REFERENCE=1`` compares every

@@ -26,14 +26,16 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium import spaces
+from lane import REPO
 
 numba = pytest.importorskip("numba")
+
 
 import rlpool  # noqa: E402
 from rlpool import python_env  # noqa: E402
 from rlpool.tools.cli import _import, main  # noqa: E402
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = REPO / "examples"
 BOX2 = spaces.Box(-10.0, 10.0, (2,), np.float64)
 
 
@@ -686,7 +688,7 @@ def test_compile_errors_point_at_the_users_line(private_cache):
 
 def test_the_docs_example_runs_without_a_source_file():
     """docs/python_envs.md's example, run from a string: no source file, so compiled without the disk cache."""
-    text = (Path(__file__).resolve().parent.parent / "docs" / "python_envs.md").read_text()
+    text = (REPO / "docs" / "python_envs.md").read_text()
     code = text.split("```python\n", 1)[1].split("```", 1)[0]
     namespace: dict = {}
     exec(compile(code, "<docs/python_envs.md>", "exec"), namespace)

@@ -17,6 +17,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from lane import REPO
 
 import rlpool
 
@@ -215,9 +216,8 @@ def test_record_video_example_writes_cartpole_pong_and_ant(tmp_path) -> None:
     """examples/record_video.py: a video of each of the three tasks, each frame rlpool's own."""
     pytest.importorskip("moviepy")
     import importlib.util
-    from pathlib import Path
 
-    path = Path(__file__).parent.parent / "examples" / "record_video.py"
+    path = REPO / "examples" / "record_video.py"
     spec = importlib.util.spec_from_file_location("record_video", path)
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
+from lane import REPO
 
 import rlpool
 
 pytest.importorskip("torch")
-sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
+sys.path.insert(0, str(REPO / "examples"))
 
 import ppo_atari  # noqa: E402
 import ppo_cartpole  # noqa: E402

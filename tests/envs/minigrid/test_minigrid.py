@@ -25,7 +25,8 @@ from rlpool.envs.minigrid import decode_mission, encode_mission
 from rlpool.envs.minigrid.state import from_minigrid, unpack
 
 FULL = os.environ.get("RLPOOL_FULL_REFERENCE") == "1"
-# MiniGrid-WFC-*: tests/test_minigrid_wfc.py (minigrid cannot make them without the pattern images it lacks).
+# MiniGrid-WFC-*: tests/envs/minigrid/test_minigrid_wfc.py (minigrid cannot make them without the pattern
+# images it lacks).
 IDS = [t for t in rlpool.list_all_envs() if t.startswith("MiniGrid-") and "-WFC-" not in t]
 # One id per env type in CI; all in full.
 SAMPLE = sorted({rlpool.make_spec(t).task.env_type: t for t in reversed(IDS)}.values())

@@ -28,7 +28,7 @@ COLORS = ("red", "green", "blue", "purple", "yellow", "grey")
 LOCKSTEP = ["MiniGrid-DoorKey-8x8-v0", "MiniGrid-LavaCrossingS9N2-v0", "MiniGrid-ObstructedMaze-1Dlhb-v0",
             "MiniGrid-KeyCorridorS3R3-v0", "MiniGrid-Dynamic-Obstacles-6x6-v0", "MiniGrid-DistShift2-v0",
             "MiniGrid-MultiRoom-N4-S5-v0", "BabyAI-UnlockPickup-v0", "BabyAI-KeyInBox-v0", "BabyAI-GoToLocal-v0"]
-# MiniGrid-WFC-*: rendered in tests/test_minigrid_wfc.py, from a pattern image both are given.
+# MiniGrid-WFC-*: rendered in tests/envs/minigrid/test_minigrid_wfc.py, from a pattern image both are given.
 IDS = [t for t in rlpool.list_all_envs() if t.startswith(("MiniGrid-", "BabyAI-")) and "-WFC-" not in t]
 ONE_PER_TYPE = sorted({rlpool.make_spec(t).task.env_type: t for t in reversed(IDS)}.values())
 

@@ -35,6 +35,7 @@ import numpy as np
 import pytest
 from gymnasium import spaces
 from gymnasium.wrappers import TimeLimit
+from lane import REPO
 
 import rlpool
 
@@ -196,7 +197,7 @@ def test_spaces_and_registry_match_gymnasium(task_id):
 
 
 def test_one_mujoco_library_pinned_for_build_and_run():
-    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    pyproject = REPO / "pyproject.toml"
     if pyproject.exists():  # a source checkout: the pins must agree with what is installed
         pins = re.findall(r'"(mujoco\b[^"]*)"', pyproject.read_text())  # [build-system] and [project]
         assert pins == [f"mujoco=={version('mujoco')}"] * 2, pins

@@ -6,10 +6,10 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
+from lane import REPO
 
 import rlpool
 
@@ -198,6 +198,6 @@ def test_concurrent_use_from_two_threads_is_refused():
 
 
 def test_examples_run():
-    example = Path(__file__).parent.parent / "examples" / "quickstart.py"
+    example = REPO / "examples" / "quickstart.py"
     result = subprocess.run([sys.executable, str(example)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
