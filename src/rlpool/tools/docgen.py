@@ -1,15 +1,10 @@
-"""Reference documentation of rlpool's tasks, built from the registry.
+"""The generator of rlpool's env reference pages ``docs/envs/<family>.md``, built from the registry.
 
-Two things live here:
-
-* ``describe(spec)``: a plain-text description of one task as configured, which
-  ``EnvSpec.describe()`` returns and ``rlpool list --options TASK`` prints.
-* The generator of the family reference pages ``docs/envs/<family>.md``. A page
-  combines the text that each family writes next to its tasks (the
-  ``reference_doc()`` function of ``rlpool/envs/<family>/registration.py``,
-  which returns a ``FamilyDoc``) with what the registry computes: task ids,
-  spaces, time limits, reward thresholds, and every option with its default
-  and the doc string from the C++ ``register_env_type`` call.
+A page combines the text that each family writes next to its tasks (the ``reference_doc()``
+function of ``rlpool/envs/<family>/registration.py``, which returns a ``FamilyDoc`` of
+``rlpool.tools.docpage``) with what the registry computes: task ids, spaces, time limits, reward
+thresholds, and every option with its default and the doc string from the C++
+``register_env_type`` call. ``describe(spec)``, one task as plain text, is ``rlpool.tools.describe``'s.
 
 The pages are generated; after changing tasks, options or their text, rewrite them::
 
@@ -23,29 +18,40 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import functools
-import importlib
-import math
-import pkgutil
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
 
 from rlpool.options import AUTORESET_MODES, POOL_OPTIONS
 from rlpool.registry import list_all_envs, option_docs, task, unknown_task_message
 from rlpool.spec import EnvSpec
+from rlpool.tools.describe import describe
+from rlpool.tools.docformat import (
+    NO_LIMIT,
+    UNDOCUMENTED_ENV_TYPES,
+    Row,
+    env_docs,
+    family_docs,
+    format_number,
+    format_space,
+    format_value,
+    layout,
+)
+from rlpool.tools.docpage import EnvDoc, FamilyDoc
 
-NO_LIMIT = 2**31 - 1
-"""``max_episode_steps`` of tasks without a time limit (EnvPool's value)."""
-
-UNDOCUMENTED_ENV_TYPES: dict[str, str] = {
-    "NumbaEnv": "A task written in Python (rlpool.python_env): see docs/python_envs.md",
-}
-"""Env types that have no reference page, and why."""
+__all__ = [
+    "POOL_OPTION_DOCS",
+    "UNDOCUMENTED_ENV_TYPES",
+    "check_coverage",
+    "describe",
+    "family_docs",
+    "format_value",
+    "main",
+    "pages",
+    "render_page",
+    "stale_pages",
+    "write_pages",
+]
 
 POOL_OPTION_DOCS: dict[str, str] = {
     "num_envs": "Number of envs in the pool.",
@@ -75,193 +81,12 @@ _MANY_SPACES = 3  # more distinct spaces than this in one env's tasks: a task-ta
 
 
 # --------------------------------------------------------------------------------------------------
-# The hand-written part: what each family's registration.py returns from reference_doc().
-
-
-@dataclass(frozen=True)
-class Part:
-    """A run of observation elements, or of action elements or values, and what they mean.
-
-    ``what`` is one text per element (a tuple), or one text for ``size``
-    elements (a string; ``size=0`` takes the elements the other parts leave).
-    ``when`` / ``unless`` name a bool option: the part is there only while that
-    option is true / false. ``env_types`` limits the part to those env types
-    (e.g. one version of a task); empty means all of the env's types.
-    """
-
-    what: str | tuple[str, ...]
-    size: int = 1
-    when: str = ""
-    unless: str = ""
-    env_types: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        if isinstance(self.what, tuple) and self.size != 1:
-            raise ValueError(f"Part {self.what!r}: give one text per element or one text and a size, not both")
-        if self.size < 0:
-            raise ValueError(f"Part {self.what!r}: size must be >= 0")
-
-    @property
-    def count(self) -> int:
-        """How many elements the part spans (0: the rest)."""
-        return len(self.what) if isinstance(self.what, tuple) else self.size
-
-
-@dataclass(frozen=True)
-class EnvDoc:
-    """The hand-written reference text of one env; its tasks are the registered tasks of ``env_types``.
-
-    Text is Markdown. Spaces, task ids, time limits, reward thresholds and
-    options come from the registry and are not written here. ``termination``
-    says when an episode terminates; the time limit is added from the registry.
-    """
-
-    title: str
-    env_types: tuple[str, ...]
-    summary: str
-    reward: str
-    starting_state: str
-    termination: str
-    actions: tuple[Part, ...] = ()
-    action_text: str = ""
-    observation: tuple[Part, ...] = ()
-    observation_text: str = ""
-    notes: str = ""
-    version_history: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class FamilyDoc:
-    """The hand-written text of one family's reference page ``docs/envs/<name>.md``.
-
-    ``paths`` maps machine-specific folders that option defaults contain (e.g.
-    an installed package's assets) to the label the page shows instead.
-    """
-
-    name: str
-    title: str
-    intro: str
-    envs: tuple[EnvDoc, ...]
-    paths: tuple[tuple[str, str], ...] = ()
-
-
-# --------------------------------------------------------------------------------------------------
-# Registry lookups.
-
-
-@functools.cache
-def family_docs() -> tuple[FamilyDoc, ...]:
-    """Every family's ``FamilyDoc``, from the ``reference_doc()`` of each ``rlpool/envs/<family>/registration.py``."""
-    import rlpool.envs
-
-    docs = []
-    for info in sorted(pkgutil.iter_modules(rlpool.envs.__path__), key=lambda m: m.name):
-        if not info.ispkg:
-            continue
-        module = importlib.import_module(f"rlpool.envs.{info.name}.registration")
-        make_doc = getattr(module, "reference_doc", None)
-        if make_doc is not None:
-            doc = make_doc()
-            if doc.name != info.name:
-                raise ValueError(f"rlpool.envs.{info.name}: reference_doc() names its family {doc.name!r}")
-            docs.append(doc)
-    return tuple(docs)
-
-
-@functools.cache
-def _env_docs() -> dict[str, tuple[FamilyDoc, EnvDoc]]:
-    found: dict[str, tuple[FamilyDoc, EnvDoc]] = {}
-    for family in family_docs():
-        for env in family.envs:
-            for env_type in env.env_types:
-                if env_type in found:
-                    raise ValueError(
-                        f"env type {env_type!r} is documented twice ({found[env_type][1].title}, {env.title})"
-                    )
-                found[env_type] = (family, env)
-    return found
-
-
-def env_doc(env_type: str) -> EnvDoc | None:
-    """The hand-written doc of ``env_type``, or None if it has none."""
-    entry = _env_docs().get(env_type)
-    return None if entry is None else entry[1]
-
-
-def _spec(task_id: str) -> EnvSpec:
-    return EnvSpec(task_id)
+# Task lookups and cells.
 
 
 def _tasks_of(env: EnvDoc) -> list[EnvSpec]:
     types = set(env.env_types)
-    return [_spec(t) for t in list_all_envs() if task(t).env_type in types]
-
-
-# --------------------------------------------------------------------------------------------------
-# Formatting values and spaces.
-
-
-def _labels() -> list[tuple[str, str]]:
-    return [pair for family in family_docs() for pair in family.paths if pair[0]]
-
-
-def format_value(value: Any, *, page: bool = False) -> str:
-    """An option value as the reference shows it (``repr``; on pages, machine-specific folders are labelled)."""
-    text = repr(value)
-    if page and isinstance(value, str):
-        for folder, label in _labels():
-            if value.startswith(folder.rstrip("/") + "/"):
-                return repr(label + value[len(folder.rstrip("/")) :])
-    return text
-
-
-def _num(x: Any) -> str:
-    x = x.item() if isinstance(x, np.generic) else x
-    if isinstance(x, (bool, int)):
-        return str(int(x))
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    if float(x).is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    return f"{x:.6g}"
-
-
-def format_space(space: Any) -> str:
-    """A gymnasium space in a short, stable form, e.g. ``Box(-1, 1, (8,), float32)`` or ``Discrete(6)``."""
-    from gymnasium import spaces
-
-    if isinstance(space, spaces.Discrete):
-        start = int(space.start)
-        return f"Discrete({int(space.n)})" if start == 0 else f"Discrete({int(space.n)}, start={start})"
-    if isinstance(space, spaces.Box):
-
-        def bound(a: np.ndarray) -> str:
-            flat = a.reshape(-1)
-            if flat.size and np.all(flat == flat[0]):
-                return _num(flat[0])
-            return "[" + ", ".join(_num(v) for v in flat) + "]"
-
-        return f"Box({bound(space.low)}, {bound(space.high)}, {tuple(space.shape)}, {space.dtype})"
-    if isinstance(space, spaces.MultiBinary):
-        return f"MultiBinary({space.n})"
-    if isinstance(space, spaces.Tuple):
-        return "Tuple(" + ", ".join(format_space(s) for s in space.spaces) + ")"
-    if isinstance(space, spaces.Dict):
-        return "Dict(" + ", ".join(f"{k!r}: {format_space(s)}" for k, s in space.spaces.items()) + ")"
-    return str(space)
-
-
-def _bounds(space: Any) -> list[tuple[str, str]] | None:
-    """(min, max) of each element of an observation, or None if it has no elements to list."""
-    from gymnasium import spaces
-
-    if isinstance(space, spaces.Box):
-        return [(_num(lo), _num(hi)) for lo, hi in zip(space.low.reshape(-1), space.high.reshape(-1), strict=True)]
-    if isinstance(space, spaces.MultiBinary):
-        return [("0", "1")] * int(np.prod(space.n))
-    if isinstance(space, spaces.Tuple) and all(isinstance(s, spaces.Discrete) for s in space.spaces):
-        return [(_num(s.start), _num(s.start + s.n - 1)) for s in space.spaces]
-    return None
+    return [EnvSpec(t) for t in list_all_envs() if task(t).env_type in types]
 
 
 def _steps(n: int) -> str:
@@ -269,86 +94,7 @@ def _steps(n: int) -> str:
 
 
 def _threshold(t: float | None) -> str:
-    return "—" if t is None else _num(t)
-
-
-# --------------------------------------------------------------------------------------------------
-# Laying out parts over a space's elements.
-
-
-@dataclass(frozen=True)
-class _Row:
-    index: str  # "3", "5–21", or "–" for a part that is not there
-    what: str
-    low: str = ""
-    high: str = ""
-
-
-def _present(part: Part, config: dict[str, Any]) -> bool:
-    if part.when and config.get(part.when) is not True:
-        return False
-    return not (part.unless and config.get(part.unless) is not False)
-
-
-def _span(first: int, n: int) -> str:
-    return str(first) if n == 1 else f"{first}–{first + n - 1}"
-
-
-def _layout(parts: Sequence[Part], spec: EnvSpec, *, action: bool) -> tuple[list[_Row], str]:
-    """Rows for ``parts`` laid over the spec's action or observation; (rows, problem) with problem "" if they fit."""
-    from gymnasium import spaces
-
-    env_type = spec.task.env_type
-    # A part switched by an option this task does not have is not there at all.
-    mine = [
-        p
-        for p in parts
-        if (not p.env_types or env_type in p.env_types) and all(o in spec.config for o in (p.when, p.unless) if o)
-    ]
-    if not mine:
-        return [], ""
-    space = spec.action_space if action else spec.observation_space
-    discrete_action = action and isinstance(space, spaces.Discrete)
-    if discrete_action:
-        bounds: list[tuple[str, str]] | None = [("", "")] * int(space.n)
-        first_value = int(space.start)
-    else:
-        bounds = _bounds(space)
-        first_value = 0
-    if bounds is None:
-        return [], f"{format_space(space)} has no elements to describe"
-    total = len(bounds)
-    present = [_present(p, spec.config) for p in mine]
-    here = [p for p, there in zip(mine, present, strict=True) if there]
-    fixed = sum(p.count for p in here)
-    rest = [p for p in here if p.count == 0]
-    if len(rest) > 1 or fixed > total or (not rest and fixed != total):
-        return [], f"the documented parts span {fixed} elements, the space has {total}"
-    rows = []
-    i = 0
-    for part, there in zip(mine, present, strict=True):
-        if not there:
-            option = part.when or part.unless
-            value = part.when != ""
-            rows.append(_Row("–", f"{_text(part.what)} (only with `{option}={value}`)"))
-            continue
-        n = part.count or total - fixed
-        if isinstance(part.what, tuple):
-            for k, what in enumerate(part.what):
-                lo, hi = bounds[i + k]
-                rows.append(_Row(str(first_value + i + k), what, lo, hi))
-        elif n:
-            lows = {b[0] for b in bounds[i : i + n]}
-            highs = {b[1] for b in bounds[i : i + n]}
-            lo = lows.pop() if len(lows) == 1 else "varies"
-            hi = highs.pop() if len(highs) == 1 else "varies"
-            rows.append(_Row(_span(first_value + i, n), part.what, lo, hi))
-        i += n
-    return rows, ""
-
-
-def _text(what: str | tuple[str, ...]) -> str:
-    return what if isinstance(what, str) else ", ".join(what)
+    return "—" if t is None else format_number(t)
 
 
 def _md_cell(text: str) -> str:
@@ -361,132 +107,10 @@ def _md_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def _md_rows(rows: list[_Row], discrete_action: bool) -> str:
+def _md_rows(rows: list[Row], discrete_action: bool) -> str:
     if discrete_action:
         return _md_table(["Action", "Meaning"], [[r.index, r.what] for r in rows])
     return _md_table(["Index", "Meaning", "Min", "Max"], [[r.index, r.what, r.low, r.high] for r in rows])
-
-
-def _text_table(rows: Sequence[Sequence[str]], indent: str = "  ", width: int = 60) -> list[str]:
-    """Rows as aligned plain-text columns; cells lose their backticks and wrap at ``width`` characters."""
-    import textwrap
-
-    cells = [[textwrap.wrap(c.replace("`", ""), width) or [""] for c in row] for row in rows]
-    widths = [max(len(line) for row in cells for line in row[c]) for c in range(len(rows[0]))]
-    out = []
-    for row in cells:
-        for k in range(max(len(c) for c in row)):
-            parts = [(c[k] if k < len(c) else "").ljust(w) for c, w in zip(row, widths, strict=True)]
-            out.append((indent + "  ".join(parts)).rstrip())
-    return out
-
-
-# --------------------------------------------------------------------------------------------------
-# describe(spec): one task as configured, as plain text.
-
-
-def _wrap(text: str, indent: str) -> list[str]:
-    """Markdown prose as plain text lines: paragraphs wrapped, code blocks kept, backticks dropped."""
-    import textwrap
-
-    lines: list[str] = []
-    paragraph: list[str] = []
-    code = False
-
-    def flush() -> None:
-        if paragraph:
-            words = " ".join(paragraph).replace("`", "")
-            lines.extend(textwrap.wrap(words, width=100, initial_indent=indent, subsequent_indent=indent))
-            paragraph.clear()
-
-    for line in text.strip().splitlines():
-        if line.startswith("```"):
-            flush()
-            code = not code
-        elif code:
-            lines.append((indent + "  " + line).rstrip())
-        elif not line.strip() or line.lstrip()[:2] in ("1.", "2.", "3.", "4.", "- "):
-            flush()
-            if line.strip():
-                paragraph.append(line.strip())
-        else:
-            paragraph.append(line.strip())
-    flush()
-    return lines
-
-
-def _truncation(steps: int) -> str:
-    if steps == NO_LIMIT:
-        return "none (max_episode_steps is 2**31 - 1, EnvPool's value for tasks without a time limit)"
-    return f"after max_episode_steps = {steps} steps"
-
-
-def describe(spec: EnvSpec) -> str:
-    """A readable description of one task as ``spec`` configures it.
-
-    Id and env type, action and observation spaces (with what each element
-    means, where the family documents it), reward, starting state, episode end,
-    every env option with its current value, default and doc, then the pool options.
-    """
-    from gymnasium import spaces
-
-    doc = env_doc(spec.task.env_type)
-    lines = [f"{spec.id}  (env type {spec.task.env_type})"]
-    if doc is not None:
-        lines += _wrap(doc.summary, "  ")
-    elif spec.task.env_type in UNDOCUMENTED_ENV_TYPES:
-        lines += _wrap(UNDOCUMENTED_ENV_TYPES[spec.task.env_type] + ".", "  ")
-
-    for action in (True, False):
-        space = spec.action_space if action else spec.observation_space
-        lines += ["", f"{'Action' if action else 'Observation'} space: {format_space(space)}"]
-        if doc is None:
-            continue
-        rows, problem = _layout(doc.actions if action else doc.observation, spec, action=action)
-        rows = [r for r in rows if r.index != "–"]
-        if problem:
-            lines.append(f"  (element meanings not shown: {problem})")
-        elif rows:
-            if action and isinstance(space, spaces.Discrete):
-                lines += _text_table([["action", "meaning"]] + [[r.index, r.what] for r in rows])
-            else:
-                lines += _text_table(
-                    [["index", "meaning", "min", "max"]] + [[r.index, r.what, r.low, r.high] for r in rows]
-                )
-        text = doc.action_text if action else doc.observation_text
-        if text:
-            lines += _wrap(text, "  ")
-
-    if doc is not None:
-        lines += ["", "Reward:"] + _wrap(doc.reward, "  ")
-        lines += ["", "Starting state:"] + _wrap(doc.starting_state, "  ")
-        lines += ["", "Episode end:"] + _wrap(doc.termination, "  ")
-    else:
-        lines += ["", "Episode end:"]
-    lines += _wrap(f"Truncation: {_truncation(spec.max_episode_steps)}.", "  ")
-    threshold = spec.reward_threshold
-    lines += ["", f"Reward threshold: {'none' if threshold is None else _num(threshold)}"]
-
-    options = option_docs(spec.id)
-    lines += [
-        "",
-        "Options (current value, and the default where it differs):"
-        if options
-        else "Options: none besides the pool's.",
-    ]
-    for o in options:
-        value = spec.config[o.name]
-        default = "(default)" if _same(value, o.default) else f"(default: {format_value(o.default)})"
-        lines.append(f"  {o.name} = {format_value(value)}  {default}")
-        lines += _wrap(o.doc or "(no description)", "      ")
-
-    pool = ", ".join(f"{name}={format_value(spec.config[name])}" for name in POOL_OPTIONS)
-    lines += ["", "Pool options:"] + _wrap(pool, "  ")
-    return "\n".join(lines) + "\n"
-
-
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and (a == b or (isinstance(a, float) and math.isnan(a) and math.isnan(b)))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -525,10 +149,10 @@ def _space_section(env: EnvDoc, specs: list[EnvSpec], *, action: bool, in_table:
 
     parts = env.actions if action else env.observation
     if parts:
-        merged: list[tuple[_Row, list[str]]] = []
+        merged: list[tuple[Row, list[str]]] = []
         discrete = False
         for s in specs:
-            rows, problem = _layout(parts, s, action=action)
+            rows, problem = layout(parts, s, action=action)
             if problem:
                 raise ValueError(f"{s.id}: the {name.lower()} parts of {env.title!r} do not fit: {problem}")
             space = s.action_space if action else s.observation_space
@@ -536,7 +160,7 @@ def _space_section(env: EnvDoc, specs: list[EnvSpec], *, action: bool, in_table:
             merged = _merge_rows(merged, rows, s.id)
         every = [s.id for s in specs]
         rows = [
-            r if ids == every else _Row(r.index, f"{r.what} (in {_ids(ids)} only)", r.low, r.high) for r, ids in merged
+            r if ids == every else Row(r.index, f"{r.what} (in {_ids(ids)} only)", r.low, r.high) for r, ids in merged
         ]
         if rows:
             out += [_md_rows(rows, discrete), ""]
@@ -546,10 +170,10 @@ def _space_section(env: EnvDoc, specs: list[EnvSpec], *, action: bool, in_table:
     return out
 
 
-def _merge_rows(merged: list[tuple[_Row, list[str]]], rows: list[_Row], task_id: str) -> list[tuple[_Row, list[str]]]:
+def _merge_rows(merged: list[tuple[Row, list[str]]], rows: list[Row], task_id: str) -> list[tuple[Row, list[str]]]:
     """Merge one task's rows into the rows of the tasks before it, keeping the rows' order; rows carry their tasks."""
     matcher = difflib.SequenceMatcher(a=[r for r, _ in merged], b=rows, autojunk=False)
-    out: list[tuple[_Row, list[str]]] = []
+    out: list[tuple[Row, list[str]]] = []
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
         if op == "equal":
             out += [(r, [*ids, task_id]) for r, ids in merged[a0:a1]]
@@ -701,7 +325,7 @@ def render_page(family: FamilyDoc) -> str:
 
 def check_coverage() -> None:
     """Raise if a registered task's env type has no reference text, or a doc names an unknown env type."""
-    documented = _env_docs()
+    documented = env_docs()
     used = {task(t).env_type for t in list_all_envs()}
     missing = sorted(used - set(documented) - set(UNDOCUMENTED_ENV_TYPES))
     if missing:
@@ -755,7 +379,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.describe:
         if args.describe not in list_all_envs():
             parser.error(unknown_task_message(args.describe))
-        print(describe(_spec(args.describe)), end="")
+        print(describe(EnvSpec(args.describe)), end="")
         return 0
     if args.write:
         for path in write_pages(args.write):
@@ -768,7 +392,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run the imported module's main: the families' reference_doc() import rlpool.tools.docgen, not __main__.
-    from rlpool.tools.docgen import main as _main
-
-    sys.exit(_main())
+    sys.exit(main())

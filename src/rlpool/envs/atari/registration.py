@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.tools.docgen import FamilyDoc
+    from rlpool.tools.docpage import FamilyDoc
 
 # Every game whose ROM ale-py ships and that gymnasium registers as ALE/<Game>-v5
 # (ale-py's four two-player-only ROMs -- combat, joust, maze_craze, warlords -- are not).
@@ -73,7 +73,7 @@ def reference_doc() -> FamilyDoc:
 
     A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.tools.docgen``.
     """
-    from rlpool.tools.docgen import EnvDoc, FamilyDoc
+    from rlpool.tools.docpage import EnvDoc, FamilyDoc
 
     folder = roms_dir()
     return FamilyDoc(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rlpool.tools.docgen import EnvDoc, FamilyDoc, Part
+from rlpool.tools.docpage import EnvDoc, FamilyDoc, Part
 
 INTRO = """
 gymnasium 1.4's Box2D tasks, on Box2D 2.3 itself: rlpool's build compiles Box2D's C++ sources from the

@@ -13,7 +13,7 @@ from rlpool import _rlpool_core
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.tools.docgen import FamilyDoc
+    from rlpool.tools.docpage import FamilyDoc
 
 _COMPILED = {name for name, _, _ in _rlpool_core.env_types()}
 

@@ -8,7 +8,7 @@ from rlpool import images
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.tools.docgen import FamilyDoc
+    from rlpool.tools.docpage import FamilyDoc
 
 register("CartPole-v0", "CartPole", max_episode_steps=200, reward_threshold=195.0)
 register("CartPole-v1", "CartPole", max_episode_steps=500, reward_threshold=475.0)
@@ -24,7 +24,7 @@ def reference_doc() -> FamilyDoc:
 
     A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.tools.docgen``.
     """
-    from rlpool.tools.docgen import EnvDoc, FamilyDoc, Part
+    from rlpool.tools.docpage import EnvDoc, FamilyDoc, Part
 
     return FamilyDoc(
         name="classic_control",

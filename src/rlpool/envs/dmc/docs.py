@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rlpool.tools.docgen import FamilyDoc
+    from rlpool.tools.docpage import FamilyDoc
 
 
 def reference_doc() -> FamilyDoc:
@@ -17,7 +17,7 @@ def reference_doc() -> FamilyDoc:
 
     A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.tools.docgen``.
     """
-    from rlpool.tools.docgen import EnvDoc, FamilyDoc
+    from rlpool.tools.docpage import EnvDoc, FamilyDoc
 
     no_termination = "Never terminates, unless the simulation diverges (see the top of the page)."
     small_control = "`small_control` (see the top of the page)"

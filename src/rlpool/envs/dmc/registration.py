@@ -21,7 +21,7 @@ from rlpool.cache import cache_root, write_atomically
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.tools.docgen import FamilyDoc
+    from rlpool.tools.docpage import FamilyDoc
 
 DM_CONTROL_VERSION = "1.0.50"
 """The dm_control release whose suite the C++ tasks follow (and the ``dmc`` extra installs)."""

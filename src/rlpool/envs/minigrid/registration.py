@@ -14,7 +14,7 @@ from rlpool.envs.minigrid import wfc
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.tools.docgen import FamilyDoc
+    from rlpool.tools.docpage import FamilyDoc
 
 Formula = Callable[[dict[str, Any]], int]
 
@@ -171,7 +171,7 @@ _TRUNC = "Truncated when `step_count` reaches `max_steps`."
 
 def _env(title: str, env_types: tuple[str, ...], summary: str, start: str, end: str, *, reward: str = _REWARD,
          actions: tuple[str, ...] = _ACTIONS) -> Any:
-    from rlpool.tools.docgen import EnvDoc, Part
+    from rlpool.tools.docpage import EnvDoc, Part
 
     return EnvDoc(title=title, env_types=env_types, summary=summary, reward=reward, starting_state=start,
                   termination=f"{end} {_TRUNC}", actions=(Part(actions),), observation_text=_OBS,
@@ -181,7 +181,7 @@ def _env(title: str, env_types: tuple[str, ...], summary: str, start: str, end: 
 
 def reference_doc() -> FamilyDoc:
     """The hand-written text of docs/envs/minigrid.md (see ``rlpool.tools.docgen``)."""
-    from rlpool.tools.docgen import FamilyDoc
+    from rlpool.tools.docpage import FamilyDoc
 
     return FamilyDoc(
         name="minigrid",

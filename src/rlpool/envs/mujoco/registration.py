@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.tools.docgen import FamilyDoc
+    from rlpool.tools.docpage import FamilyDoc
 
 
 def gymnasium_assets() -> Path:
@@ -57,7 +57,7 @@ def reference_doc() -> FamilyDoc:
 
     A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.tools.docgen``.
     """
-    from rlpool.tools.docgen import EnvDoc, FamilyDoc, Part
+    from rlpool.tools.docpage import EnvDoc, FamilyDoc, Part
 
     xy = Part(("x of the torso (m)", "y of the torso (m)"), unless="exclude_current_positions_from_observation")
     x = Part(("x of the torso (m)",), unless="exclude_current_positions_from_observation")

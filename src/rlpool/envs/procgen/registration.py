@@ -16,7 +16,7 @@ from rlpool import _rlpool_core
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.tools.docgen import FamilyDoc
+    from rlpool.tools.docpage import FamilyDoc
 
 # procgen's games with their timeouts (EnvPool 1.2.5's max_episode_steps, which are procgen's own) and
 # the distribution modes beyond easy and hard that each takes (EnvPool's registration; procgen's
@@ -79,7 +79,7 @@ for _game, _steps, _extra in GAMES:
 
 def reference_doc() -> FamilyDoc:
     """The hand-written text of docs/envs/procgen.md (see ``rlpool.tools.docgen``)."""
-    from rlpool.tools.docgen import EnvDoc, FamilyDoc
+    from rlpool.tools.docpage import EnvDoc, FamilyDoc
 
     return FamilyDoc(
         name="procgen",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.tools.docgen import FamilyDoc
+    from rlpool.tools.docpage import FamilyDoc
 
 register("BusyWork-v0", "BusyWork", max_episode_steps=1000)
 
@@ -17,7 +17,7 @@ def reference_doc() -> FamilyDoc:
 
     A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.tools.docgen``.
     """
-    from rlpool.tools.docgen import EnvDoc, FamilyDoc, Part
+    from rlpool.tools.docpage import EnvDoc, FamilyDoc, Part
 
     return FamilyDoc(
         name="testing",

@@ -12,7 +12,7 @@ from rlpool import images
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.tools.docgen import FamilyDoc
+    from rlpool.tools.docpage import FamilyDoc
 
 NO_LIMIT = 2**31 - 1  # EnvPool's max_episode_steps for tasks without a time limit
 # FrozenLake, Taxi and CliffWalking draw gymnasium's own images (rlpool.images).
@@ -38,7 +38,7 @@ def reference_doc() -> FamilyDoc:
 
     A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.tools.docgen``.
     """
-    from rlpool.tools.docgen import EnvDoc, FamilyDoc, Part
+    from rlpool.tools.docpage import EnvDoc, FamilyDoc, Part
 
     return FamilyDoc(
         name="toy_text",

@@ -18,7 +18,7 @@ import numpy as np
 from rlpool.registry import register
 
 if TYPE_CHECKING:
-    from rlpool.tools.docgen import FamilyDoc
+    from rlpool.tools.docpage import FamilyDoc
 
 VIZDOOM_VERSION = "1.3.2"
 """The vizdoom release whose controller is built in and whose wheel provides the engine."""
@@ -198,7 +198,7 @@ def doomgame(task_id: str, config_path: str = "", **options: Any) -> Any:
 
 def reference_doc() -> FamilyDoc:
     """The hand-written text of docs/envs/vizdoom.md (see ``rlpool.tools.docgen``)."""
-    from rlpool.tools.docgen import EnvDoc, FamilyDoc
+    from rlpool.tools.docpage import EnvDoc, FamilyDoc
 
     folder = package_dir()
     return FamilyDoc(
