@@ -1,11 +1,11 @@
 """Declaring a Python-written task: from gymnasium spaces and ``reset``/``step``/``render`` functions to engine arrays.
 
-``declare_task`` checks everything ``rlpool.python_env.register`` is given,
-before anything compiles, and turns it into a ``PythonTask``: one
-``EngineArray`` per observation entry, info entry, state field and the
-action, the state's byte layout, the typed options, the frame size of an
-optional ``render``, and ``spec_text``, the compact description
-``numba_env.cc`` parses from the task's ``_spec`` option.
+``declare_task`` checks everything ``rlpool.python_env.register`` is given
+to declare a task (one ``TaskDeclaration``), before anything compiles, and
+turns it into a ``PythonTask``: one ``EngineArray`` per observation entry,
+info entry, state field and the action, the state's byte layout, the typed
+options, the frame size of an optional ``render``, and ``spec_text``, the
+compact description ``numba_env.cc`` parses from the task's ``_spec`` option.
 Invalid declarations raise ``ValueError``/``TypeError`` naming the problem.
 """
 
@@ -111,20 +111,30 @@ def parameter_names(fn: Callable[..., Any]) -> list[str]:
     return list(inspect.signature(fn).parameters)
 
 
-def declare_task(
-    task_id: str,
-    reset: Any,
-    step: Any,
-    obs: Any,
-    action: Any,
-    state: Any,
-    info: Mapping[str, Any] | None,
-    options: Mapping[str, Any] | None,
-    max_episode_steps: int,
-    render: Any = None,
-    render_size: Any = None,
-    render_fps: Any = None,
-) -> PythonTask:
+@dataclass(frozen=True)
+class TaskDeclaration:
+    """What ``rlpool.python_env.register`` is given to declare a task, as given: not yet checked.
+
+    ``register`` builds it once (the decorator form with the class's
+    ``reset``/``step``/``render`` put in) and ``declare_task`` checks it.
+    ``render_size`` and ``render_fps`` go with ``render``: None where not given.
+    """
+
+    task_id: Any
+    obs: Any
+    action: Any
+    state: Any
+    max_episode_steps: Any
+    reset: Any = None
+    step: Any = None
+    info: Mapping[str, Any] | None = None
+    options: Mapping[str, Any] | None = None
+    render: Any = None
+    render_size: Any = None
+    render_fps: Any = None
+
+
+def declare_task(decl: TaskDeclaration) -> PythonTask:
     """Check a task's declaration and build its ``PythonTask`` (not yet compiled), ``spec_text`` included.
 
     ``render`` (a function, or None), ``render_size`` ((width, height), needed
@@ -136,31 +146,32 @@ def declare_task(
             or ``task_id`` is taken.
 
     """
+    task_id, max_episode_steps = decl.task_id, decl.max_episode_steps
     if not isinstance(task_id, str) or not task_id or any(c.isspace() for c in task_id):
         raise ValueError(f"task_id must be a non-empty string without spaces, got {task_id!r}")
     if task_id in registry.list_all_envs():
         raise ValueError(f"task {task_id!r} is already registered")
     if isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, (int, np.integer)):
         raise TypeError(f"max_episode_steps must be an int, got {max_episode_steps!r}")
-    reset_fn = _function(reset, "reset")
-    step_fn = _function(step, "step")
+    reset_fn = _function(decl.reset, "reset")
+    step_fn = _function(decl.step, "step")
     reset_args = _arguments(reset_fn, "reset", RESET_ARGUMENTS)
     step_args = _arguments(step_fn, "step", STEP_ARGUMENTS)
-    render_fn, frame_size, fps = _render_declaration(render, render_size, render_fps)
+    render_fn, frame_size, fps = _render_declaration(decl.render, decl.render_size, decl.render_fps)
     render_args = _arguments(render_fn, "render", RENDER_ARGUMENTS) if render_fn is not None else []
     if render_fn is not None and "frame" not in render_args:
         raise ValueError("render(): it must take frame, the (height, width, 3) uint8 array it draws into")
 
-    obs_arrays, obs_kind = _obs_arrays(obs)
-    action_array = _action_array(action)
+    obs_arrays, obs_kind = _obs_arrays(decl.obs)
+    action_array = _action_array(decl.action)
     info_arrays = []
-    for name, decl in (info or {}).items():
+    for name, space in (decl.info or {}).items():
         _identifier(name, "info")
         if name in _RESERVED_INFO:
             raise ValueError(f"info: {name!r} is an info entry the engine writes itself")
-        info_arrays.append(_space_array(name, decl, f"info[{name!r}]"))
-    state_arrays, state_kind = _state_arrays(state)
-    params = _options(options)
+        info_arrays.append(_space_array(name, space, f"info[{name!r}]"))
+    state_arrays, state_kind = _state_arrays(decl.state)
+    params = _options(decl.options)
     for name in params:
         if name in POOL_OPTIONS:
             raise ValueError(f"options: {name!r} is a pool option every task has")

@@ -1,13 +1,15 @@
 """Registering Python-written tasks: ``register``, the table of registered tasks, ``task_info``.
 
-``register`` declares a task (``declare``), compiles it (``compiler``), then
-registers it with rlpool's registry as the C++ env type ``NumbaEnv``, whose
-private options carry the addresses of the compiled functions and the
-task's ``_spec`` text, and with gymnasium as ``rlpool/<task_id>``.
+``register`` puts what it is given in one ``TaskDeclaration``, declares the
+task from it (``declare``), compiles it (``compiler``), then registers it
+with rlpool's registry as the C++ env type ``NumbaEnv``, whose private
+options carry the addresses of the compiled functions and the task's
+``_spec`` text, and with gymnasium as ``rlpool/<task_id>``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -15,7 +17,7 @@ from typing import Any
 from rlpool import registry
 from rlpool.api.gymnasium_ids import register_with_gymnasium
 from rlpool.envs.python.compiler import compile_task
-from rlpool.envs.python.declare import PythonTask, declare_task
+from rlpool.envs.python.declare import PythonTask, TaskDeclaration, declare_task
 
 _TASKS: dict[str, PythonTask] = {}
 _LOCK = threading.RLock()
@@ -87,42 +89,43 @@ def register(
         ValueError, TypeError: a declaration is invalid (the message names it).
 
     """
-    rendering = (render_size, render_fps)
+    decl = TaskDeclaration(
+        task_id=task_id,
+        obs=obs,
+        action=action,
+        state=state,
+        max_episode_steps=max_episode_steps,
+        reset=reset,
+        step=step,
+        info=info,
+        options=options,
+        render=render,
+        render_size=render_size,
+        render_fps=render_fps,
+    )
     if reset is not None or step is not None:
         if reset is None or step is None:
             raise TypeError("pass both reset= and step=, or decorate a class that defines both")
-        return _register(task_id, reset, step, render, rendering, obs, action, state, info, options,
-                         max_episode_steps, reward_threshold, cache)
+        return _register(decl, reward_threshold, cache)
     if render is not None:
         raise TypeError("render= goes with reset= and step=; a decorated class defines render itself")
 
     def decorate(cls: Any) -> Any:
-        missing = [name for name in ("reset", "step") if name not in vars(cls)]
+        members = vars(cls)
+        missing = [name for name in ("reset", "step") if name not in members]
         if missing:
             raise TypeError(f"{getattr(cls, '__name__', cls)!r} must define {' and '.join(missing)}")
-        _register(task_id, vars(cls)["reset"], vars(cls)["step"], vars(cls).get("render"), rendering, obs, action,
-                  state, info, options, max_episode_steps, reward_threshold, cache)
+        functions = {"reset": members["reset"], "step": members["step"], "render": members.get("render")}
+        _register(dataclasses.replace(decl, **functions), reward_threshold, cache)
         return cls
 
     return decorate
 
 
-def _register(
-    task_id: str,
-    reset: Any,
-    step: Any,
-    render: Any,
-    rendering: tuple[Any, Any],
-    obs: Any,
-    action: Any,
-    state: Any,
-    info: Mapping[str, Any] | None,
-    options: Mapping[str, Any] | None,
-    max_episode_steps: int,
-    reward_threshold: float | None,
-    cache: bool,
-) -> PythonTask:
-    t = declare_task(task_id, reset, step, obs, action, state, info, options, max_episode_steps, render, *rendering)
+def _register(decl: TaskDeclaration, reward_threshold: float | None, cache: bool) -> PythonTask:
+    """Declare, compile and register one task (``register``'s work, either form)."""
+    t = declare_task(decl)
+    task_id = t.task_id  # declare_task checked it is a str
     with _LOCK:
         compile_task(t, cache)
         reset_cf, step_cf = t.compiled[:2]
@@ -130,7 +133,7 @@ def _register(
         registry.register(
             task_id,
             "NumbaEnv",
-            max_episode_steps=int(max_episode_steps),
+            max_episode_steps=int(decl.max_episode_steps),
             reward_threshold=reward_threshold,
             task_options=t.options,
             _reset_fn=int(reset_cf.address),
