@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 import math
 import pkgutil
 from collections.abc import Sequence
@@ -39,20 +40,22 @@ UNDOCUMENTED_ENV_TYPES: dict[str, str] = {
 
 @functools.cache
 def family_docs() -> tuple[FamilyDoc, ...]:
-    """Every family's ``FamilyDoc``, from the ``reference_doc()`` of each ``rlpool/envs/<family>/registration.py``."""
+    """Every family's ``FamilyDoc``: the ``reference_doc()`` of each ``rlpool/envs/<family>/docs.py`` there is.
+
+    A family without a ``docs`` module has no page (its tasks' env types must then be in
+    ``UNDOCUMENTED_ENV_TYPES``). Importing ``rlpool.envs`` registers every family's tasks first.
+    """
     import rlpool.envs
 
     docs = []
     for info in sorted(pkgutil.iter_modules(rlpool.envs.__path__), key=lambda m: m.name):
-        if not info.ispkg:
+        name = f"rlpool.envs.{info.name}.docs"
+        if not info.ispkg or importlib.util.find_spec(name) is None:
             continue
-        module = importlib.import_module(f"rlpool.envs.{info.name}.registration")
-        make_doc = getattr(module, "reference_doc", None)
-        if make_doc is not None:
-            doc = make_doc()
-            if doc.name != info.name:
-                raise ValueError(f"rlpool.envs.{info.name}: reference_doc() names its family {doc.name!r}")
-            docs.append(doc)
+        doc = importlib.import_module(name).reference_doc()
+        if doc.name != info.name:
+            raise ValueError(f"{name}: reference_doc() names its family {doc.name!r}")
+        docs.append(doc)
     return tuple(docs)
 
 

@@ -1,7 +1,7 @@
 """The generator of rlpool's env reference pages ``docs/envs/<family>.md``, built from the registry.
 
 A page combines the text that each family writes next to its tasks (the ``reference_doc()``
-function of ``rlpool/envs/<family>/registration.py``, which returns a ``FamilyDoc`` of
+function of ``rlpool/envs/<family>/docs.py``, which returns a ``FamilyDoc`` of
 ``rlpool.tools.docpage``) with what the registry computes: task ids, spaces, time limits, reward
 thresholds, and every option with its default and the doc string from the C++
 ``register_env_type`` call. ``describe(spec)``, one task as plain text, is ``rlpool.tools.describe``'s.
@@ -331,7 +331,7 @@ def check_coverage() -> None:
     if missing:
         raise ValueError(
             f"env types {missing} have no reference text: add an EnvDoc for them to the "
-            f"reference_doc() of their family's registration.py"
+            f"reference_doc() of their family's docs.py"
         )
     for env_type, (family, env) in documented.items():
         if env_type not in used:

@@ -1,7 +1,12 @@
-"""The hand-written text of docs/envs/box2d.md (see ``rlpool.tools.docgen``)."""
+"""The hand-written reference text of the Box2D family (``docs/envs/box2d.md``).
+
+``rlpool.tools.docgen`` finds this module, calls ``reference_doc()`` and adds what the registry
+computes: task ids, spaces, time limits and options. The ids themselves are ``registration.py``'s.
+"""
 
 from __future__ import annotations
 
+from rlpool import _rlpool_core
 from rlpool.tools.docpage import EnvDoc, FamilyDoc, Part
 
 INTRO = """
@@ -161,7 +166,8 @@ equal gymnasium's.
 )
 
 
-def reference_doc(compiled: set[str]) -> FamilyDoc:
-    """The family page; an env whose C++ type is not in this build is left out."""
+def reference_doc() -> FamilyDoc:
+    """The hand-written text of docs/envs/box2d.md; an env whose C++ type is not in this build is left out."""
+    compiled = {name for name, _, _ in _rlpool_core.env_types()}
     envs = tuple(e for e in (LUNAR_LANDER, BIPEDAL_WALKER, CAR_RACING) if set(e.env_types) <= compiled)
     return FamilyDoc(name="box2d", title="Box2D", intro=INTRO, envs=envs)

@@ -7,13 +7,8 @@ Box2D 2.3 (C++) is compiled by rlpool's build from box2d-py's source distributio
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rlpool import _rlpool_core
 from rlpool.registry import register
-
-if TYPE_CHECKING:
-    from rlpool.tools.docpage import FamilyDoc
 
 _COMPILED = {name for name, _, _ in _rlpool_core.env_types()}
 
@@ -37,10 +32,3 @@ if "CarRacing" in _COMPILED:
     # EnvPool 1.2.5's id: the same dynamics and spaces.
     register("CarRacing-v2", "CarRacing", max_episode_steps=1000, reward_threshold=900.0,
              gymnasium_id="CarRacing-v3")
-
-
-def reference_doc() -> FamilyDoc:
-    """The hand-written text of docs/envs/box2d.md (see ``rlpool.tools.docgen``; the text is in ``docs.py``)."""
-    from rlpool.envs.box2d.docs import reference_doc as doc
-
-    return doc(_COMPILED)

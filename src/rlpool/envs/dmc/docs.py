@@ -6,19 +6,11 @@ The facts follow dm_control 1.0.50's ``dm_control/suite/<domain>.py`` and ``dm_c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from rlpool.tools.docpage import FamilyDoc
+from rlpool.tools.docpage import EnvDoc, FamilyDoc
 
 
 def reference_doc() -> FamilyDoc:
-    """The hand-written text of docs/envs/dmc.md (see ``rlpool.tools.docgen``).
-
-    A function, so that ``import rlpool`` neither builds the text nor loads ``rlpool.tools.docgen``.
-    """
-    from rlpool.tools.docpage import EnvDoc, FamilyDoc
-
+    """The hand-written text of docs/envs/dmc.md (see ``rlpool.tools.docgen``)."""
     no_termination = "Never terminates, unless the simulation diverges (see the top of the page)."
     small_control = "`small_control` (see the top of the page)"
     limited_joints = (

@@ -14,14 +14,11 @@ import threading
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rlpool import _rlpool_core
 from rlpool.cache import cache_root, write_atomically
 from rlpool.registry import register
-
-if TYPE_CHECKING:
-    from rlpool.tools.docpage import FamilyDoc
 
 DM_CONTROL_VERSION = "1.0.50"
 """The dm_control release whose suite the C++ tasks follow (and the ``dmc`` extra installs)."""
@@ -180,10 +177,3 @@ _COMPILED = {name for name, _, _ in _rlpool_core.env_types()}
 for _domain in DOMAINS:
     if env_type(_domain.name) in _COMPILED:  # tests/envs/dmc/test_dmc.py checks that every domain is
         _register(_domain)
-
-
-def reference_doc() -> FamilyDoc:
-    """The hand-written text of docs/envs/dmc.md (see ``rlpool.tools.docgen``; the text is in ``docs.py``)."""
-    from rlpool.envs.dmc.docs import reference_doc as doc
-
-    return doc()
