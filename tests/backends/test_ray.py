@@ -94,14 +94,23 @@ def test_sync_same_as_local(local_ray, mode):
         local.close()
 
 
-def run_async(env, num_envs, rounds):
-    """Per env: the list of its rows (obs, reward, terminated, truncated, elapsed_step, final obs)."""
+def run_async(env, num_envs, rounds, min_rows=0, timeout_s=30.0):
+    """Per env: the list of its rows (obs, reward, terminated, truncated, elapsed_step, final obs).
+
+    ``rounds`` batches, then on until every env has ``min_rows`` rows (or ``timeout_s`` passed): an async
+    pool returns the first envs to finish, and a worker the OS descheduled holds its env back while the
+    others run on (a few ms: hundreds of CartPole batches), so a fixed number of batches can leave an env
+    with none.
+    """
     rows = {i: [] for i in range(num_envs)}
     steps = np.zeros(num_envs, int)
     obs, info = env.reset()
     n = len(info["env_id"])
     result = (obs, np.zeros(n), np.zeros(n, bool), np.zeros(n, bool), info)  # reset rows: as a recv gives them
-    for _ in range(rounds):
+    deadline = time.monotonic() + timeout_s
+    k = 0
+    while k < rounds or (min(map(len, rows.values())) < min_rows and time.monotonic() < deadline):
+        k += 1
         obs, reward, term, trunc, info = result
         ids = info["env_id"]
         for j, i in enumerate(ids):
@@ -122,7 +131,7 @@ def test_async_same_as_local(local_ray, mode):
     kwargs = dict(num_envs=6, batch_size=2, seed=3, max_episode_steps=9, autoreset_mode=mode)
     remote, local = make_pair(lambda **k: rlpool.make(TASK, **k), **kwargs)
     try:
-        a, b = run_async(remote, 6, 60), run_async(local, 6, 60)
+        a, b = run_async(remote, 6, 60, min_rows=5), run_async(local, 6, 60, min_rows=5)
         # The order in which envs finish differs; each env's own trajectory does not.
         for i in range(6):
             n = min(len(a[i]), len(b[i]))

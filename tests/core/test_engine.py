@@ -43,7 +43,12 @@ def test_threaded_work_is_deterministic(num_envs, batch_size):
                           two_phase=two_phase)
         per_env = {i: [] for i in range(num_envs)}
         env.async_reset()
-        for _ in range(40):
+        # 40 batches, then on until every env has a row: a worker the OS descheduled holds its env back
+        # for a few ms while the others run on.
+        deadline = time.monotonic() + 30
+        rounds = 0
+        while rounds < 40 or (min(map(len, per_env.values())) == 0 and time.monotonic() < deadline):
+            rounds += 1
             obs, rew, term, trunc, info = env.recv()
             for row, i in enumerate(info["env_id"]):
                 per_env[int(i)].append((obs[row].copy(), rew[row], term[row], trunc[row]))
