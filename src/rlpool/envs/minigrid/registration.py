@@ -2,7 +2,8 @@
 
 Each id is minigrid's, with its constructor options as task options. ``max_steps`` 0 means minigrid's
 default for the env (a formula of its other options, resolved here); ``max_episode_steps`` defaults to
-``max_steps``, and the env truncates at ``max_steps`` itself as minigrid does.
+``max_steps``, and the env truncates at ``max_steps`` itself as minigrid does. Importing this module
+registers the BabyAI-* ids too (``babyai_registration.py``); the family's page text is ``docs.py``'s.
 """
 
 from __future__ import annotations
@@ -10,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rlpool.envs.minigrid import wfc
+from rlpool.envs.minigrid import (
+    babyai_registration,  # noqa: F401  (the BabyAI-* ids)
+    wfc,
+)
 from rlpool.registry import register
 
 Formula = Callable[[dict[str, Any]], int]
@@ -146,6 +150,3 @@ for _name, _preset in wfc.PRESETS.items():
     register(f"MiniGrid-WFC-{_name}-v0", "MiniGridWFC", max_episode_steps=20 * 25, prepare=_wfc_prepare(_name),
              episode_steps=_episode_steps, pattern_width=_preset.pattern_width, output_periodic=_preset.periodic,
              input_periodic=_preset.periodic)
-
-
-from rlpool.envs.minigrid import babyai_registration  # noqa: E402,F401  (the BabyAI-* ids)
