@@ -30,11 +30,13 @@ CASES = {
     "ant-8": dict(task="Ant-v5", num_envs=8, batch_size=4, num_threads=2),
 }
 
-# Runs in the child: one measurement, printed as JSON on the last line.
+# Runs in the child: one measurement, printed as JSON on the last line. The child imports rlpool from the
+# tree measured and ``timing`` from this folder, so that both trees are timed by the same loop.
 CHILD = r"""
-import json, sys, time
+import json, sys
 import numpy as np
 import rlpool
+from timing import time_calls
 case = json.loads(sys.argv[1]); seconds = float(sys.argv[2])
 task = case.pop("task")
 env = rlpool.make(task, seed=0, **case)
@@ -50,23 +52,18 @@ else:
     def step():
         info = env.recv()[4]
         env.send(actions, info["env_id"])
-for _ in range(300):
-    step()
-done, start = 0, time.perf_counter()
-while True:
-    for _ in range(100):
+def run(calls):
+    for _ in range(calls):
         step()
-    done += 100
-    elapsed = time.perf_counter() - start
-    if elapsed >= seconds:
-        break
-print(json.dumps({"steps_per_s": done * bs / elapsed, "rlpool": rlpool.__file__}))
+    return calls * bs
+timed = time_calls(run, seconds, chunk=100, warmup=300)
+print(json.dumps({"steps_per_s": timed.per_wall_s, "rlpool": rlpool.__file__}))
 """
 
 
 def measure(tree: Path, case: dict, seconds: float) -> float:
     """Steps/s of one case in a fresh process importing rlpool from ``tree``/src."""
-    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tree / "src"), str(Path(__file__).resolve().parent)]))
     out = subprocess.run(
         [sys.executable, "-c", CHILD, json.dumps(case), str(seconds)],
         env=env, capture_output=True, text=True, check=True,

@@ -24,10 +24,10 @@ import json
 import multiprocessing as mp
 import os
 import statistics
-import time
 from typing import Any
 
 import numpy as np
+from timing import Timed, add_run_options, time_calls
 
 FRAME_SKIP = 4
 
@@ -44,19 +44,18 @@ def _raw_worker(rom_id: str, seconds: float, start: Any, out: Any) -> None:
     actions = ale.getMinimalActionSet()
     rng = np.random.default_rng(os.getpid())
     plan = [actions[i] for i in rng.integers(len(actions), size=4096)]
+
+    def play(passes: int) -> int:
+        for _ in range(passes):
+            for a in plan:
+                ale.act(a)
+                if ale.game_over():
+                    ale.reset_game()
+        return passes * len(plan)
+
     start.wait()
-    frames = 0
-    t0, c0 = time.perf_counter(), time.process_time()
-    deadline = t0 + seconds
-    while True:
-        for a in plan:
-            ale.act(a)
-            if ale.game_over():
-                ale.reset_game()
-        frames += len(plan)
-        if time.perf_counter() >= deadline:
-            break
-    out.put((frames, time.perf_counter() - t0, time.process_time() - c0))
+    timed = time_calls(play, seconds)
+    out.put((timed.units, timed.wall_s, timed.cpu_s))
 
 
 def raw_ale(rom_id: str, procs: int, seconds: float) -> tuple[float, float]:
@@ -75,34 +74,33 @@ def raw_ale(rom_id: str, procs: int, seconds: float) -> tuple[float, float]:
             sum(f for f, _, _ in results) / sum(cpu for _, _, cpu in results))
 
 
-def _loop_async(env: Any, n: int, batch: int, seconds: float, warmup: int, int_dtype: Any) -> tuple[float, float]:
+def _frames_per_s(timed: Timed) -> tuple[float, float]:
+    """(frames/s, frames per CPU-second) of a loop timed in env steps."""
+    return timed.per_wall_s * FRAME_SKIP, timed.per_cpu_s * FRAME_SKIP
+
+
+def _loop_async(env: Any, batch: int, seconds: float, warmup: int, int_dtype: Any) -> tuple[float, float]:
+    """Time ``env`` stepped with recv/send, then close it."""
     actions = np.ones(batch, dtype=int_dtype)
-    env.async_reset()
-    for _ in range(warmup):
-        *_, info = env.recv()
-        env.send(actions, info["env_id"])
-    steps = 0
-    t0, c0 = time.perf_counter(), time.process_time()
-    deadline = t0 + seconds
-    while True:
-        for _ in range(50):
+
+    def recv_send(calls: int) -> int:
+        for _ in range(calls):
             *_, info = env.recv()
             env.send(actions, info["env_id"])
-        steps += 50 * batch
-        if time.perf_counter() >= deadline:
-            break
-    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
-    return steps * FRAME_SKIP / elapsed, steps * FRAME_SKIP / cpu
+        return calls * batch
+
+    try:
+        env.async_reset()
+        return _frames_per_s(time_calls(recv_send, seconds, chunk=50, warmup=warmup))
+    finally:
+        env.close()
 
 
 def rlpool_async(task: str, n: int, batch: int, threads: int, seconds: float, warmup: int) -> tuple[float, float]:
     import rlpool
 
     env = rlpool.make(task, num_envs=n, batch_size=batch, num_threads=threads, seed=0)
-    try:
-        return _loop_async(env, n, batch, seconds, warmup, np.int64)
-    finally:
-        env.close()
+    return _loop_async(env, batch, seconds, warmup, np.int64)
 
 
 def rlpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) -> tuple[float, float]:
@@ -111,44 +109,32 @@ def rlpool_sync(task: str, n: int, threads: int, seconds: float, warmup: int) ->
     env = rlpool.make(task, num_envs=n, num_threads=threads, seed=0)
     actions = np.ones(n, dtype=np.int64)
     env.reset()
-    for _ in range(warmup):
-        env.step(actions)
-    steps = 0
-    t0, c0 = time.perf_counter(), time.process_time()
-    deadline = t0 + seconds
-    while True:
-        for _ in range(20):
+
+    def step(calls: int) -> int:
+        for _ in range(calls):
             env.step(actions)
-        steps += 20 * n
-        if time.perf_counter() >= deadline:
-            break
-    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
+        return calls * n
+
+    timed = time_calls(step, seconds, chunk=20, warmup=warmup)
     env.close()
-    return steps * FRAME_SKIP / elapsed, steps * FRAME_SKIP / cpu
+    return _frames_per_s(timed)
 
 
 def envpool_async(task: str, n: int, batch: int, threads: int, seconds: float, warmup: int) -> tuple[float, float]:
     import envpool
 
     env = envpool.make_gymnasium(task, num_envs=n, batch_size=batch, num_threads=threads, seed=0)
-    try:
-        return _loop_async(env, n, batch, seconds, warmup, np.int32)
-    finally:
-        env.close()
+    return _loop_async(env, batch, seconds, warmup, np.int32)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--task", default="Pong-v5")
-    parser.add_argument("--num-envs", type=int, default=8)
     parser.add_argument("--batch-size", type=int, default=4)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--procs", type=int, default=2, help="bare ALE processes")
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--warmup", type=int, default=100)
     parser.add_argument("--no-envpool", action="store_true")
-    parser.add_argument("--json", help="write the figures here")
+    add_run_options(parser, num_envs=8, seconds=3.0, rounds=3, warmup=100)
     args = parser.parse_args()
 
     from rlpool.envs.atari.registration import GAMES, task_name

@@ -20,16 +20,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import threading
-import time
 from pathlib import Path
 
 import numpy as np
+from timing import CountingThreads, add_run_options
 
 import rlpool
-from rlpool.tools import bench
 from rlpool.envs.dmc.registration import DOMAINS, model_file
 from rlpool.envs.mujoco import python_timer_off
+from rlpool.tools import bench
 
 RESET_STEPS = {"cheetah": 200}
 """Physics steps a domain's initialize_episode runs (dm_control: cheetah settles for 200 steps)."""
@@ -56,15 +55,14 @@ def raw_steps_per_sec(task: str, num_envs: int, threads: int, seconds: float, ch
         mujoco.mj_forward(model, d)
         d.ctrl[:] = actions[i]
         datas.append(d)
-    counts = [0] * threads
-    stop = threading.Event()
-    start = threading.Barrier(threads + 1)
+    pool = CountingThreads(threads)
+    counts, stop = pool.counts, pool.stop
     reset_steps = RESET_STEPS.get(domain, 0)
 
     def work(k: int) -> None:
         mine = datas[k::threads]
         elapsed = [0] * len(mine)
-        start.wait()
+        pool.started.wait()
         while not stop.is_set():
             for j, d in enumerate(mine):
                 mujoco.mj_step(model, d, nstep=n_sub * chunk)
@@ -80,18 +78,7 @@ def raw_steps_per_sec(task: str, num_envs: int, threads: int, seconds: float, ch
                     elapsed[j] = 0
 
     with python_timer_off():  # as rlpool's private copy of the library runs
-        workers = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
-        for w in workers:
-            w.start()
-        start.wait()
-        time.sleep(0.3)
-        t0, first = time.perf_counter(), sum(counts)
-        time.sleep(seconds)
-        done, elapsed_s = sum(counts) - first, time.perf_counter() - t0
-        stop.set()
-        for w in workers:
-            w.join()
-    return done / elapsed_s
+        return pool.measure(work, seconds, settle=0.3).per_wall_s
 
 
 def peer_steps_per_sec(peer: str, task: str, num_envs: int, threads: int, seconds: float) -> float | None:
@@ -121,11 +108,8 @@ def peer_steps_per_sec(peer: str, task: str, num_envs: int, threads: int, second
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--task", action="append", help="task id (repeatable; default CheetahRun-v1, HumanoidWalk-v1)")
-    parser.add_argument("--num-envs", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--json", type=Path)
+    add_run_options(parser, num_envs=8, seconds=3.0, rounds=3)
     args = parser.parse_args()
     tasks = args.task or ["CheetahRun-v1", "HumanoidWalk-v1"]
     peers = ("raw", "rlpool-async", "envpool-async", "dm_control")
@@ -146,7 +130,7 @@ def main() -> None:
                   f"rlpool-async / this: {best.get('rlpool-async', float('nan')) / rate:5.2f}x")
         report[task] = best
     if args.json:
-        args.json.write_text(json.dumps(report, indent=2))
+        Path(args.json).write_text(json.dumps(report, indent=2))
 
 
 if __name__ == "__main__":

@@ -27,10 +27,10 @@ import statistics
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 
 import numpy as np
+from timing import spinning_thread
 
 import rlpool
 
@@ -121,24 +121,13 @@ def gil_progress(seconds: float = 1.0) -> tuple[float, float]:
     """A Python thread's iterations per second: alone, and while the main thread is inside ``step()``."""
     env = rlpool.make("BusyWork-v0", num_envs=10, num_threads=1)
     env.reset()
-    count = 0
-    stop = threading.Event()
-
-    def spin() -> None:
-        nonlocal count
-        while not stop.is_set():
-            count += 1
-
-    t = threading.Thread(target=spin)
-    t.start()
-    start, before = time.perf_counter(), count
-    time.sleep(seconds)  # the main thread waits with the GIL released: the spinner runs alone
-    alone = (count - before) / (time.perf_counter() - start)
-    start, before = time.perf_counter(), count
-    env.step(np.full(10, int(seconds * 1e6 / 10)))
-    during = (count - before) / (time.perf_counter() - start)
-    stop.set()
-    t.join()
+    with spinning_thread() as count:
+        start, before = time.perf_counter(), count()
+        time.sleep(seconds)  # the main thread waits with the GIL released: the spinner runs alone
+        alone = (count() - before) / (time.perf_counter() - start)
+        start, before = time.perf_counter(), count()
+        env.step(np.full(10, int(seconds * 1e6 / 10)))
+        during = (count() - before) / (time.perf_counter() - start)
     env.close()
     return alone, during
 

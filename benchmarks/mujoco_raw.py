@@ -33,46 +33,28 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import threading
 import time
 import warnings
 from pathlib import Path
 
 import numpy as np
+from timing import CountingThreads, add_run_options, spinning_thread, time_calls
 
 import rlpool
-from rlpool.tools import bench
 from rlpool.envs.mujoco import python_timer_off
+from rlpool.tools import bench
 
 PEERS = ("rlpool-async", "rlpool-sync", "envpool-sync", "envpool-async", "gym-sync", "gym-async")
-
-
-def process_cpu_seconds() -> float:
-    """CPU time of this process, all threads (not of child processes)."""
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
 
 
 def gil_released_by_mj_step(mujoco, model) -> bool:
     """Whether another Python thread runs while ``mj_step`` runs (the GIL is released)."""
     data = mujoco.MjData(model)
-    count = 0
-    stop = threading.Event()
-
-    def spin() -> None:
-        nonlocal count
-        while not stop.is_set():
-            count += 1
-
-    t = threading.Thread(target=spin)
-    t.start()
-    time.sleep(0.01)
-    before = count
-    mujoco.mj_step(model, data, nstep=2000)
-    advanced = count - before
-    stop.set()
-    t.join()
+    with spinning_thread() as count:
+        time.sleep(0.01)
+        before = count()
+        mujoco.mj_step(model, data, nstep=2000)
+        advanced = count() - before
     return advanced > 1000
 
 
@@ -104,15 +86,14 @@ def raw_steps_per_sec(task: str, num_envs: int, threads: int, seconds: float, ch
         reset_noise(spec, model, d, rng, mujoco)
         d.ctrl[:] = actions[i]
         datas.append(d)
-    counts = [0] * threads
-    stop = threading.Event()
-    start = threading.Barrier(threads + 1)
+    pool = CountingThreads(threads)
+    counts, stop = pool.counts, pool.stop
 
     def work(k: int) -> None:
         mine = datas[k::threads]
         local_rng = np.random.default_rng(k + 1)
         elapsed = [0] * len(mine)
-        start.wait()
+        pool.started.wait()
         while not stop.is_set():
             for j, d in enumerate(mine):
                 if with_rne:
@@ -130,19 +111,8 @@ def raw_steps_per_sec(task: str, num_envs: int, threads: int, seconds: float, ch
                     elapsed[j] = 0
 
     with python_timer_off():  # as rlpool's private copy of the library runs
-        workers = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
-        for w in workers:
-            w.start()
-        start.wait()
-        t0, c0 = time.perf_counter(), process_cpu_seconds()
-        first = sum(counts)
-        time.sleep(seconds)
-        done = sum(counts) - first
-        elapsed_s, cpu_s = time.perf_counter() - t0, process_cpu_seconds() - c0
-        stop.set()
-        for w in workers:
-            w.join()
-    return done / elapsed_s, done / cpu_s
+        timed = pool.measure(work, seconds)
+    return timed.per_wall_s, timed.per_cpu_s
 
 
 def peer_steps_per_sec(peer: str, task: str, num_envs: int, seconds: float) -> tuple[float, float | None]:
@@ -155,33 +125,25 @@ def peer_steps_per_sec(peer: str, task: str, num_envs: int, seconds: float) -> t
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         runner = bench.make_runner(peer, task, num_envs, actions)
+
+    def run(calls: int) -> int:
+        runner.run(calls)
+        return calls * runner.batch_size
+
     try:
-        runner.run(50)  # warm-up
-        calls = 0
-        t0, c0 = time.perf_counter(), process_cpu_seconds()
-        while True:
-            runner.run(20)
-            calls += 20
-            elapsed_s = time.perf_counter() - t0
-            if elapsed_s >= seconds:
-                break
-        cpu_s = process_cpu_seconds() - c0
+        timed = time_calls(run, seconds, chunk=20, warmup=50)
     finally:
         runner.close()
-    steps = calls * runner.batch_size
-    return steps / elapsed_s, None if peer == "gym-async" else steps / cpu_s
+    return timed.per_wall_s, None if peer == "gym-async" else timed.per_cpu_s
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--task", default="Ant-v5")
-    parser.add_argument("--num-envs", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2, help="raw mj_step threads (default 2)")
-    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
-    parser.add_argument("--rounds", type=int, default=2, help="raw / rlpool-async rounds (best kept)")
     parser.add_argument("--chunk", type=int, default=10, help="env steps per raw mj_step call")
     parser.add_argument("--peers", default=",".join(PEERS), help=f"comma-separated, from {','.join(PEERS)}")
-    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    add_run_options(parser, num_envs=8, seconds=3.0, rounds=2)
     args = parser.parse_args()
     peers = [p for p in args.peers.split(",") if p]
 
@@ -246,7 +208,7 @@ def main() -> int:
         report = {"task": args.task, "num_envs": args.num_envs, "raw_threads": args.threads, "best": best}
         report["best_per_cpu_second"] = best_cpu
         report.update(ratios=ratios, machine=bench.machine_info(), gil_released=released)
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
+        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
     return 0
 
 

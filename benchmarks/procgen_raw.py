@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from timing import add_run_options, each, time_calls
 
 import rlpool
 from rlpool.envs.procgen import libenv
@@ -38,18 +39,6 @@ from rlpool.envs.procgen import libenv
 def _game(task: str) -> tuple[str, str]:
     spec = rlpool.make_spec(task)
     return spec.task.env_defaults["_game"], spec.env_config["distribution_mode"]
-
-
-def _timed(step: Callable[[], int], seconds: float, warmup: int) -> tuple[float, float]:
-    """Steps per wall-clock second and per CPU second of this process (all its threads)."""
-    for _ in range(warmup):
-        step()
-    n = 0
-    t0, c0 = time.perf_counter(), time.process_time()
-    deadline = t0 + seconds
-    while time.perf_counter() < deadline:
-        n += step()
-    return n / (time.perf_counter() - t0), n / (time.process_time() - c0)
 
 
 def raw_libenv(task: str, n: int, threads: int, seconds: float, warmup: int) -> tuple[float, float]:
@@ -66,7 +55,7 @@ def raw_libenv(task: str, n: int, threads: int, seconds: float, warmup: int) -> 
         return n
 
     try:
-        return _timed(step, seconds, warmup)
+        return time_calls(each(step), seconds, warmup=warmup).rates()
     finally:
         env.close()
 
@@ -82,7 +71,7 @@ def _step_loop(env: Any, n: int, seconds: float, warmup: int, dtype: Any) -> tup
         return n
 
     try:
-        return _timed(step, seconds, warmup)
+        return time_calls(each(step), seconds, warmup=warmup).rates()
     finally:
         env.close()
 
@@ -102,7 +91,7 @@ def _send_recv(env: Any, n: int, batch: int, seconds: float, warmup: int, dtype:
         i[0] += 1
         return batch
 
-    return _timed(step, seconds, warmup)
+    return time_calls(each(step), seconds, warmup=warmup).rates()
 
 
 def rlpool_async(task: str, n: int, threads: int, seconds: float, warmup: int) -> tuple[float, float]:
@@ -174,8 +163,8 @@ def layout(task: str, n: int, seconds: float, rounds: int) -> dict[str, Any]:
 
     one, many = [], []
     for _ in range(rounds):
-        one.append(_timed(step_singles, seconds, 50)[0])
-        many.append(_timed(step_batched, seconds, 50)[0])
+        one.append(time_calls(each(step_singles), seconds, warmup=50).per_wall_s)
+        many.append(time_calls(each(step_batched), seconds, warmup=50).per_wall_s)
     for e in singles:
         e.close()
     batched.close()
@@ -191,14 +180,10 @@ def layout(task: str, n: int, seconds: float, rounds: int) -> dict[str, Any]:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tasks", nargs="+", default=["CoinrunEasy-v0", "StarpilotEasy-v0"])
-    p.add_argument("--num-envs", type=int, default=16)
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--seconds", type=float, default=2.0)
-    p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--warmup", type=int, default=50)
     p.add_argument("--peers", default=",".join(PEERS), help="comma-separated subset of: " + ", ".join(PEERS))
     p.add_argument("--layout", action="store_true", help="measure one-game libenvs against one batched libenv")
-    p.add_argument("--json", help="write the results here")
+    add_run_options(p, num_envs=16, seconds=2.0, rounds=3, warmup=50)
     a = p.parse_args()
     load = os.getloadavg()
     if a.layout:

@@ -24,10 +24,10 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import time
 from typing import Any
 
 import numpy as np
+from timing import add_run_options, time_calls
 
 FRAME_SKIP = 4
 
@@ -35,51 +35,43 @@ FRAME_SKIP = 4
 def _run(env: Any, batch: int, seconds: float, warmup: int, sync: bool) -> dict[str, float]:
     """Steps/s, batches/s and the driver's CPU seconds per batch of a recv/send (or step) loop."""
     actions = np.ones(batch, dtype=np.int64)
+
+    def step(calls: int) -> int:
+        for _ in range(calls):
+            env.step(actions)
+        return calls
+
+    def recv_send(calls: int) -> int:
+        for _ in range(calls):
+            _, _, _, _, info = env.recv()
+            env.send(actions, info["env_id"])
+        return calls
+
     if sync:
         env.reset()
-        for _ in range(warmup):
-            env.step(actions)
-        n = 0
-        t0, c0 = time.perf_counter(), time.process_time()
-        while True:
-            env.step(actions)
-            n += 1
-            if n % 8 == 0 and time.perf_counter() - t0 >= seconds:
-                break
     else:
         env.async_reset()
-        for _ in range(warmup):
-            _, _, _, _, info = env.recv()
-            env.send(actions, info["env_id"])
-        n = 0
-        t0, c0 = time.perf_counter(), time.process_time()
-        while True:
-            _, _, _, _, info = env.recv()
-            env.send(actions, info["env_id"])
-            n += 1
-            if n % 8 == 0 and time.perf_counter() - t0 >= seconds:
-                break
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    batches = time_calls(step if sync else recv_send, seconds, chunk=8, warmup=warmup)
     if not sync:  # leave nothing in flight: the next round starts with async_reset()
         for _ in range(env.num_envs // batch):
             env.recv()
-    return {"steps_per_s": n * batch / wall, "batches_per_s": n / wall, "driver_cpu_per_batch_s": cpu / n}
+    return {
+        "steps_per_s": batches.per_wall_s * batch,
+        "batches_per_s": batches.per_wall_s,
+        "driver_cpu_per_batch_s": batches.cpu_s / batches.units,
+    }
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--task", default="Pong-v5")
-    p.add_argument("--num-envs", type=int, default=16)
     p.add_argument("--batch-size", type=int, default=8)
     p.add_argument("--num-workers", type=int, default=2)
     p.add_argument("--threads", type=int, default=2, help="the local pool's threads and Ray's num_cpus")
     p.add_argument("--cpus-per-worker", type=float, default=1)
-    p.add_argument("--seconds", type=float, default=3.0)
-    p.add_argument("--rounds", type=int, default=5)
-    p.add_argument("--warmup", type=int, default=20)
     p.add_argument("--sync", action="store_true", help="also measure the Ray pool in sync mode")
     p.add_argument("--cheap-task", default="CartPole-v1")
-    p.add_argument("--json", help="write the results here")
+    add_run_options(p, num_envs=16, seconds=3.0, rounds=5, warmup=20)
     args = p.parse_args()
 
     import ray

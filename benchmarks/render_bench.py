@@ -25,16 +25,16 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("MUJOCO_GL", "osmesa")
 
 import numpy as np  # noqa: E402
+from timing import add_run_options, each, time_calls  # noqa: E402
 
 import rlpool  # noqa: E402
-from rlpool import bench  # noqa: E402
+from rlpool.tools import bench  # noqa: E402
 
 FRAME_TASKS = ["CartPole-v1", "Pendulum-v1", "FrozenLake8x8-v1", "Taxi-v3", "Blackjack-v1", "Pong-v5",
                "LunarLander-v3", "BipedalWalker-v3", "MiniGrid-DoorKey-8x8-v0", "BigfishEasy-v0", "Basic-v1",
@@ -43,11 +43,7 @@ FRAME_TASKS = ["CartPole-v1", "Pendulum-v1", "FrozenLake8x8-v1", "Taxi-v3", "Bla
 
 def timed(fn: Callable[[], int], seconds: float) -> float:
     """Units per second that ``fn`` (returning how many units it did) keeps up for ``seconds``."""
-    fn()  # warm-up: contexts, caches
-    done, start = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
-        done += fn()
-    return done / elapsed
+    return time_calls(each(fn), seconds, warmup=1).per_wall_s  # the warm-up call: contexts, caches
 
 
 def rlpool_frames(task: str) -> Callable[[], int] | None:
@@ -156,10 +152,7 @@ def time_pixel_peer(name: str, num_envs: int, seconds: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--num-envs", type=int, default=8)
-    parser.add_argument("--json", type=Path)
+    add_run_options(parser, num_envs=8, seconds=2.0, rounds=2)
     parser.add_argument("--only", choices=("frames", "pixels"), help="run one section")
     parser.add_argument("--pixel-peer", choices=PIXEL_PEERS, help=argparse.SUPPRESS)  # a child's one peer
     args = parser.parse_args()
@@ -191,7 +184,7 @@ def main() -> None:
 
     if args.only == "frames":
         if args.json:
-            args.json.write_text(json.dumps(result, indent=2))
+            Path(args.json).write_text(json.dumps(result, indent=2))
         return
     print(f"CheetahRun-v1 pixels 84x84, {args.num_envs} envs (env steps per second)")
     best_rate = dict.fromkeys(PIXEL_PEERS, 0.0)
@@ -203,7 +196,7 @@ def main() -> None:
         print(f"  {name:16s} {rate:9.1f} steps/s   {rate / base:.2f}x dm_control")
     result["pixels_steps_per_s"] = best_rate
     if args.json:
-        args.json.write_text(json.dumps(result, indent=2))
+        Path(args.json).write_text(json.dumps(result, indent=2))
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ import argparse
 import json
 import statistics
 
+from timing import add_run_options
+
 from rlpool.tools.bench import PeerUnavailable, measure
 
 PEERS = ("rlpool-async", "rlpool-sync", "vizdoom-procs", "vizdoom-threads", "envpool-async")
@@ -31,11 +33,7 @@ FRAME_SKIP = 4
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tasks", nargs="+", default=["Basic-v1", "HealthGathering-v1"])
-    parser.add_argument("--num-envs", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--warmup", type=int, default=30)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--json", help="also write the per-round figures here")
+    add_run_options(parser, num_envs=8, seconds=2.0, rounds=3, warmup=30)
     args = parser.parse_args()
 
     results: dict[str, dict[str, list[float]]] = {}

@@ -1,0 +1,137 @@
+"""What the benchmark scripts share: a timed loop of calls, threads that count their work, a GIL probe, options.
+
+The scripts run as ``python benchmarks/<name>.py``, so they import this module as ``timing`` (a script's
+folder is first on ``sys.path``, also in the processes ``multiprocessing`` spawns from it). CPU time here is
+``time.process_time()``: all the threads of this process, none of its children.
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Timed:
+    """What a timed loop did: ``units`` of work (env steps, frames) in ``wall_s`` seconds and ``cpu_s`` CPU seconds."""
+
+    units: int
+    wall_s: float
+    cpu_s: float
+
+    @property
+    def per_wall_s(self) -> float:
+        """Units per wall-clock second."""
+        return self.units / self.wall_s
+
+    @property
+    def per_cpu_s(self) -> float:
+        """Units per CPU second of this process."""
+        return self.units / self.cpu_s
+
+    def rates(self) -> tuple[float, float]:
+        """(units per wall-clock second, units per CPU second)."""
+        return self.per_wall_s, self.per_cpu_s
+
+
+def time_calls(run: Callable[[int], int], seconds: float, *, chunk: int = 1, warmup: int = 0) -> Timed:
+    """``run(warmup)`` untimed, then ``run(chunk)`` again and again until ``seconds`` of wall-clock time have passed.
+
+    ``run(calls)`` makes ``calls`` of the calls measured and returns the units of work they did. The clock is
+    read between chunks only, so that a chunk of cheap calls does not time the clock itself.
+    """
+    if warmup:
+        run(warmup)
+    units = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    while True:
+        units += run(chunk)
+        wall_s = time.perf_counter() - t0
+        if wall_s >= seconds:
+            break
+    return Timed(units, wall_s, time.process_time() - c0)
+
+
+def each(step: Callable[[], int]) -> Callable[[int], int]:
+    """The ``run(calls)`` of ``time_calls`` for a ``step()`` that makes one call and returns its units."""
+
+    def run(calls: int) -> int:
+        units = 0
+        for _ in range(calls):
+            units += step()
+        return units
+
+    return run
+
+
+class CountingThreads:
+    """``threads`` Python threads that each run ``work(k)`` and count their units of work in ``counts[k]``.
+
+    ``work(k)`` does its own set-up, waits on ``started``, then works until ``stop`` is set, adding to
+    ``counts[k]`` as it goes.
+    """
+
+    def __init__(self, threads: int) -> None:
+        self.counts = [0] * threads
+        self.stop = threading.Event()
+        self.started = threading.Barrier(threads + 1)
+
+    def measure(self, work: Callable[[int], None], seconds: float, *, settle: float = 0.0) -> Timed:
+        """Start the threads; once all have started (and ``settle`` seconds more), count for ``seconds``; stop them."""
+        workers = [threading.Thread(target=work, args=(k,)) for k in range(len(self.counts))]
+        for w in workers:
+            w.start()
+        self.started.wait()
+        if settle:
+            time.sleep(settle)
+        t0, c0 = time.perf_counter(), time.process_time()
+        first = sum(self.counts)
+        time.sleep(seconds)
+        done = sum(self.counts) - first
+        wall_s, cpu_s = time.perf_counter() - t0, time.process_time() - c0
+        self.stop.set()
+        for w in workers:
+            w.join()
+        return Timed(done, wall_s, cpu_s)
+
+
+@contextmanager
+def spinning_thread() -> Iterator[Callable[[], int]]:
+    """A Python thread counting its loop iterations for as long as the block runs; yields the count's reader.
+
+    How far it gets while the main thread is inside a call shows whether that call releases the GIL.
+    """
+    count = 0
+    stop = threading.Event()
+
+    def spin() -> None:
+        nonlocal count
+        while not stop.is_set():
+            count += 1
+
+    t = threading.Thread(target=spin)
+    t.start()
+    try:
+        yield lambda: count
+    finally:
+        stop.set()
+        t.join()
+
+
+def add_run_options(
+    parser: argparse.ArgumentParser, *, num_envs: int, seconds: float, rounds: int, warmup: int | None = None
+) -> None:
+    """The options every throughput script takes, with its defaults: --num-envs, --seconds, --rounds, --json.
+
+    ``--warmup`` too where ``warmup`` (its default) is given; ``--json`` is a path, as a string.
+    """
+    parser.add_argument("--num-envs", type=int, default=num_envs)
+    parser.add_argument("--seconds", type=float, default=seconds, help="per measurement")
+    parser.add_argument("--rounds", type=int, default=rounds)
+    if warmup is not None:
+        parser.add_argument("--warmup", type=int, default=warmup, help="untimed calls before each measurement")
+    parser.add_argument("--json", help="also write the figures here")
