@@ -1,0 +1,234 @@
+"""EnvPool's specs: ``EnvSpec`` (``make_spec``'s result, a pool's ``spec``) and its ``ArraySpec``.
+
+They follow EnvPool 1.2.5's: ``config`` a namedtuple of EnvPool's keys, the single-env gymnasium spaces,
+``action_array_spec``/``state_array_spec`` with EnvPool's dtypes and bounds (C++ ``numeric_limits`` for
+unbounded entries, a leading -1 for per-player ones), and the dm_env specs of the ``State`` namedtuple.
+A family's ``FamilyLayout`` says where its tasks look otherwise through EnvPool.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from rlpool.compat.envpool.layouts import DEFAULT_LAYOUT, FamilyLayout
+from rlpool.spec import EnvSpec as RlpoolEnvSpec
+
+
+@cache
+def _namedtuple(name: str, fields: tuple[str, ...]) -> Any:
+    return namedtuple(name, fields)  # type: ignore[misc]
+
+
+class ArraySpec:
+    """EnvPool's ``ArraySpec``: ``shape`` (a list; a leading -1 is a per-player entry), ``dtype``, bounds.
+
+    ``minimum``/``maximum`` are scalars where every element shares them (as EnvPool's are), else arrays.
+    """
+
+    def __init__(self, dtype: Any, shape: Sequence[int], minimum: Any, maximum: Any) -> None:
+        self.dtype = np.dtype(dtype)
+        self.shape = list(shape)
+        self.minimum = minimum
+        self.maximum = maximum
+
+    @classmethod
+    def of(cls, a: Any, info: bool = False) -> ArraySpec:
+        """From an rlpool array spec, as EnvPool declares it.
+
+        An info entry without bounds gets EnvPool's (its dtype's C++ ``numeric_limits``) and a scalar
+        info entry the per-player shape ``[-1]``; an observation without bounds is (-inf, inf).
+        """
+        if a.bounded:
+            low, high = _scalar_if_uniform(a.low.astype(a.dtype)), _scalar_if_uniform(a.high.astype(a.dtype))
+        elif info or not np.issubdtype(a.dtype, np.floating):
+            low, high = _limits(a.dtype)
+        else:
+            low, high = _scalar_if_uniform(a.low), _scalar_if_uniform(a.high)
+        shape = [-1] if info and a.shape == () else list(a.shape)
+        return cls(a.dtype, shape, low, high)
+
+    def __repr__(self) -> str:
+        return f"ArraySpec(shape={self.shape}, dtype={self.dtype}, minimum={self.minimum}, maximum={self.maximum})"
+
+
+def _scalar_if_uniform(values: np.ndarray) -> Any:
+    flat = values.reshape(-1)
+    return flat[0].item() if flat.size and (flat == flat[0]).all() else values
+
+
+def _limits(dtype: Any) -> tuple[Any, Any]:
+    """EnvPool's bounds of an unbounded entry: C++'s numeric_limits min/max (the smallest positive float)."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return False, True
+    if np.issubdtype(dtype, np.integer):
+        return int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)
+    return float(np.finfo(dtype).tiny), float(np.finfo(dtype).max)
+
+
+def _dm_spec(name: str, a: ArraySpec) -> Any:
+    """An ``ArraySpec`` as EnvPool's dm spec: a DiscreteArray for a scalar integer in [0, k), else BoundedArray."""
+    from dm_env import specs
+
+    shape = tuple(n for n in a.shape if n != -1)
+    discrete = (shape == () and np.issubdtype(a.dtype, np.integer) and np.ndim(a.minimum) == 0
+                and a.minimum == 0 and a.maximum < 2**31 - 1)
+    if discrete:
+        return specs.DiscreteArray(int(a.maximum) + 1, dtype=a.dtype, name=name)
+    return specs.BoundedArray(shape, a.dtype, a.minimum, a.maximum, name=name)
+
+
+class EnvSpec:
+    """EnvPool's ``EnvSpec``: ``config`` (a namedtuple), the single-env spaces and dm specs."""
+
+    def __init__(
+        self, task_id: str, rlpool_spec: RlpoolEnvSpec, config: dict[str, Any], layout: FamilyLayout | None = None
+    ) -> None:
+        self.id = task_id
+        self.layout = layout or DEFAULT_LAYOUT
+        """How the family's results look through EnvPool (``FamilyLayout``)."""
+        self.rlpool_spec = rlpool_spec
+        self.config_dict = config
+        self.config = _namedtuple("Config", tuple(config))(**config)
+        own = rlpool_spec.arrays.obs_names
+        keys = self.layout.obs_keys(rlpool_spec)
+        self.obs_keys: tuple[str, ...] = tuple(k for k, _ in keys) or tuple(own)
+        """The observation keys EnvPool gives (for a dict observation)."""
+        self.zero_keys: dict[str, tuple[int, ...]] = {k: shape for k, shape in keys if k not in own}
+        """Keys EnvPool has that the task does not fill (a DeepMind Control domain's other tasks'): zeros."""
+        self.frame_stack = 1
+        """EnvPool's MuJoCo ``frame_stack``: observations of shape ``(frame_stack, *obs)``, the newest last."""
+
+    def pad(self, obs: Any) -> Any:
+        """A dict observation batch with EnvPool's keys: the task's own, and zeros for ``zero_keys``."""
+        if not self.zero_keys:
+            return obs
+        n = next(iter(obs.values())).shape[0]
+        return {k: obs[k] if k in obs else np.zeros((n, *self.zero_keys[k])) for k in self.obs_keys}
+
+    @property
+    def reward_threshold(self) -> float | None:
+        """The return at which the task counts as solved, or None (Atari's config has no such key)."""
+        return getattr(self.config, "reward_threshold", None)
+
+    @property
+    def info_keys(self) -> tuple[str, ...]:
+        """The task's info entries in EnvPool's order."""
+        own = self.rlpool_spec.arrays.info_names
+        first = [k for k in self.layout.info_order if k in own]
+        return (*first, *[k for k in own if k not in first])
+
+    @property
+    def action_array_spec(self) -> dict[str, ArraySpec]:
+        """EnvPool's action arrays: ``env_id``, ``players.env_id`` and ``action`` (a leading -1: per player)."""
+        i32 = _limits(np.int32)
+        a = self.rlpool_spec.arrays.action
+        if self.rlpool_spec.arrays.discrete_action:  # EnvPool's discrete actions are int32 (most families)
+            n = self.rlpool_spec.arrays.num_actions
+            dtype = self.layout.discrete_action_dtype
+            low, high = (0.0, n - 1.0) if np.issubdtype(dtype, np.floating) else (0, n - 1)
+            action = ArraySpec(dtype, [-1], low, high)
+        else:
+            space = self.action_space
+            action = ArraySpec(a.dtype, [-1, *a.shape], _scalar_if_uniform(space.low), _scalar_if_uniform(space.high))
+        return {"env_id": ArraySpec(np.int32, [], *i32), "players.env_id": ArraySpec(np.int32, [-1], *i32),
+                "action": action}
+
+    @property
+    def state_array_spec(self) -> dict[str, ArraySpec]:
+        """EnvPool's state arrays: ids, ``elapsed_step``, ``done``, ``reward``, ..., ``obs``, ``info:`` entries."""
+        i32 = _limits(np.int32)
+        state = {
+            "info:env_id": ArraySpec(np.int32, [], *i32),
+            "info:players.env_id": ArraySpec(np.int32, [-1], *i32),
+            "elapsed_step": ArraySpec(np.int32, [], *i32),
+            "done": ArraySpec(np.bool_, [], False, True),
+            "reward": ArraySpec(np.float32, [-1], *_limits(np.float32)),
+            "discount": ArraySpec(np.float32, [-1], 0.0, 1.0),
+            "step_type": ArraySpec(np.int32, [], *i32),
+            "trunc": ArraySpec(np.bool_, [], False, True),
+        }
+        space = self.observation_space
+        arrays = self.rlpool_spec.arrays
+        if arrays.obs_kind == "array" or type(self.layout).observation_space is not FamilyLayout.observation_space:
+            if arrays.obs_kind == "array":
+                state["obs"] = ArraySpec.of(arrays.obs[0])
+                if self.frame_stack > 1:
+                    state["obs"].shape = [self.frame_stack, *state["obs"].shape]
+            else:
+                state["obs"] = ArraySpec(space.dtype, list(space.shape), _scalar_if_uniform(space.low),
+                                         _scalar_if_uniform(space.high))
+        else:
+            own = {a.name: a for a in arrays.obs}
+            for key in self.obs_keys:
+                state[f"obs:{key}"] = ArraySpec.of(own[key]) if key in own else ArraySpec(
+                    np.float64, self.zero_keys[key], -np.inf, np.inf)
+        info = {a.name: a for a in arrays.info}
+        for key in self.info_keys:
+            state[f"info:{key}"] = a = ArraySpec.of(info[key], info=True)
+            if key in self.layout.info_bounds:
+                a.minimum, a.maximum = self.layout.info_bounds[key]
+            if key in self.layout.info_int32:
+                a.dtype, a.minimum, a.maximum = np.dtype(np.int32), int(a.minimum), int(a.maximum)
+        return state
+
+    @property
+    def observation_space(self) -> Any:
+        """Single-env gymnasium observation space (with ``zero_keys`` as unbounded float64 boxes)."""
+        space = self.layout.observation_space(self.rlpool_spec.observation_space)
+        if self.frame_stack > 1:
+            from gymnasium import spaces
+
+            k = self.frame_stack
+            return spaces.Box(np.stack([space.low] * k), np.stack([space.high] * k), (k, *space.shape), space.dtype)
+        if not self.zero_keys:
+            return space
+        from collections import OrderedDict
+
+        from gymnasium import spaces
+
+        return spaces.Dict(OrderedDict(
+            (k, space[k] if k in space.spaces else spaces.Box(-np.inf, np.inf, self.zero_keys[k], np.float64))
+            for k in self.obs_keys
+        ))
+
+    @property
+    def action_space(self) -> Any:
+        """Single-env gymnasium action space."""
+        return self.rlpool_spec.action_space
+
+    @property
+    def gymnasium_observation_space(self) -> Any:
+        """Same as ``observation_space`` (EnvPool keeps both names)."""
+        return self.observation_space
+
+    @property
+    def gymnasium_action_space(self) -> Any:
+        """Same as ``action_space`` (EnvPool keeps both names)."""
+        return self.action_space
+
+    def observation_spec(self) -> Any:
+        """dm_env specs of the ``State`` namedtuple: ``env_id``, ``players``, observation and info entries."""
+        state = self.state_array_spec
+        env_id = _dm_spec("env_id", state.pop("info:env_id"))
+        fields: dict[str, Any] = {"env_id": env_id, "players": _namedtuple("players", ("env_id",))(env_id)}
+        for key, a in state.items():
+            if key.startswith(("obs", "info:")) and key != "info:players.env_id":
+                name = key.split(":", 1)[-1]
+                fields[name] = _dm_spec(name, a)
+        return _namedtuple("State", tuple(fields))(**fields)
+
+    def action_spec(self) -> Any:
+        """dm_env action spec: int32 ``DiscreteArray`` or a ``BoundedArray`` of the task's dtype, as EnvPool's."""
+        if self.rlpool_spec.arrays.discrete_action:  # int32 even where action_array_spec says float64 (ViZDoom)
+            return _dm_spec("action", ArraySpec(np.int32, [-1], 0, self.rlpool_spec.arrays.num_actions - 1))
+        return _dm_spec("action", self.action_array_spec["action"])
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{k}={v!r}" for k, v in self.config_dict.items())
+        return f"EnvSpec({self.id!r}, {body})"
