@@ -22,7 +22,7 @@ if(RLPOOL_XLA)
     add_library(_rlpool_xla_ffi MODULE src/rlpool/xla/ffi_handlers.cc)
     set_target_properties(_rlpool_xla_ffi PROPERTIES PREFIX "" SUFFIX ".so" CXX_VISIBILITY_PRESET hidden)
     target_include_directories(_rlpool_xla_ffi SYSTEM PRIVATE "${RLPOOL_JAX_INCLUDE}")
-    target_include_directories(_rlpool_xla_ffi PRIVATE src/rlpool/xla)
+    target_include_directories(_rlpool_xla_ffi PRIVATE src/rlpool)  # "xla/xla_bridge.h"
     file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/_rlpool_xla_ffi.jaxlib" "${RLPOOL_JAXLIB_VERSION}\n")
     install(TARGETS _rlpool_xla_ffi LIBRARY DESTINATION rlpool)
     install(FILES "${CMAKE_CURRENT_BINARY_DIR}/_rlpool_xla_ffi.jaxlib" DESTINATION rlpool)

@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CORE = ROOT / "src" / "rlpool" / "_core"
+INCLUDE_ROOT = ROOT / "src" / "rlpool"  # rlpool's one include root: "_core/engine/episode.h"
 CPP_TESTS = Path(__file__).resolve().parent / "cpp"
 
-# Test program -> the engine sources it links (headers come from -I CORE).
+# Test program -> the sources it links, from the include root.
 PROGRAMS = {
     "autoreset_test.cc": [],
-    "cost_model_test.cc": ["cost_model.cc"],
-    "episode_test.cc": ["episode.cc", "env.cc", "pixels.cc", "render.cc"],
-    "draw_test.cc": ["../envs/box2d/car_racing_render.cc"],
+    "cost_model_test.cc": ["_core/engine/cost_model.cc"],
+    "episode_test.cc": ["_core/engine/episode.cc", "_core/env/env.cc", "_core/gfx/pixels.cc", "_core/gfx/render.cc"],
+    "draw_test.cc": ["envs/box2d/car_racing_render.cc"],
 }
 FLAGS = ["-std=c++20", "-O1", "-Wall", "-Wextra", "-pthread"]
 
@@ -49,7 +49,8 @@ def built(tmp_path_factory):
     jobs = {}
     for program, units in PROGRAMS.items():
         exe = out_dir / Path(program).stem
-        cmd = [cxx, *FLAGS, "-I", str(CORE), str(CPP_TESTS / program), *(str(CORE / u) for u in units), "-o", str(exe)]
+        cmd = [cxx, *FLAGS, "-I", str(INCLUDE_ROOT), str(CPP_TESTS / program), *(str(INCLUDE_ROOT / u) for u in units)]
+        cmd += ["-o", str(exe)]
         jobs[program] = (exe, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
     results = {}
     for program, (exe, proc) in jobs.items():

@@ -1,6 +1,6 @@
 // Autoreset mode names (src/rlpool/_core/autoreset.h): each name parses to its
 // mode, anything else is refused with the names listed.
-#include "autoreset.h"
+#include "_core/engine/autoreset.h"
 
 #include <stdexcept>
 #include <string>

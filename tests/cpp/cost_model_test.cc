@@ -1,6 +1,6 @@
 // The cost model's decisions (src/rlpool/_core/cost_model.h) from given
 // measurements: no clocks or threads, so every outcome is exact.
-#include "cost_model.h"
+#include "_core/engine/cost_model.h"
 
 #include "check.h"
 

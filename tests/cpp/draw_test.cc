@@ -7,9 +7,9 @@
 #include <random>
 #include <vector>
 
-#include "../envs/box2d/car_racing_render.h"
+#include "_core/gfx/draw.h"
 #include "check.h"
-#include "draw.h"
+#include "envs/box2d/car_racing_render.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // at a time, without a pool: time-limit truncation, each autoreset mode,
 // SameStep's copies of the final obs and info, Disabled refusing steps, and a
 // reset that continues the game keeping its elapsed steps.
-#include "episode.h"
+#include "_core/engine/episode.h"
 
 #include <memory>
 #include <stdexcept>

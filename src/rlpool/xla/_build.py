@@ -71,7 +71,7 @@ def _compile(jaxlib_version: str, include_dir: str) -> Path:
     fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=".rlpool_xla_ffi.", suffix=".so")
     os.close(fd)
     cmd = [cxx, "-std=c++17", "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-isystem", include_dir,
-           "-I", str(_HERE), str(_SOURCES[0]), "-o", tmp]
+           "-I", str(_HERE.parent), str(_SOURCES[0]), "-o", tmp]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
         if proc.returncode != 0:

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "xla/ffi/api/ffi.h"
-#include "xla_bridge.h"
+#include "xla/xla_bridge.h"
 
 namespace ffi = xla::ffi;
 

@@ -30,12 +30,12 @@
 #include <string>
 #include <vector>
 
+#include "_core/env/env.h"
+#include "_core/gfx/render.h"
 #include "ale/ale_interface.hpp"
 #include "ale/emucore/MD5.hxx"
-#include "env.h"
-#include "render.h"
-#include "resize.h"
-#include "state_check.h"
+#include "envs/atari/resize.h"
+#include "envs/atari/state_check.h"
 
 namespace rlpool::atari {
 namespace {

@@ -2,7 +2,7 @@
 // 0.12.1's emucore (System, M6502Low/High, M6532, TIA with its null sound,
 // the cartridge types) and says which of its fields the emulator later uses
 // as an index, a loop bound or a shift.
-#include "state_check.h"
+#include "envs/atari/state_check.h"
 
 #include <limits>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "box2d_env.h"
+#include "envs/box2d/box2d_env.h"
 
 #include <cmath>
 #include <cstring>

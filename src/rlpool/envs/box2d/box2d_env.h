@@ -24,8 +24,8 @@
 #include <utility>
 #include <vector>
 
-#include "draw.h"
-#include "env.h"
+#include "_core/env/env.h"
+#include "_core/gfx/draw.h"
 
 namespace rlpool::box2d {
 

@@ -13,8 +13,8 @@
 #include <sstream>
 #include <vector>
 
-#include "box2d_env.h"
-#include "car_racing_render.h"
+#include "envs/box2d/box2d_env.h"
+#include "envs/box2d/car_racing_render.h"
 
 namespace rlpool::box2d {
 namespace {

@@ -1,4 +1,4 @@
-#include "car_racing_render.h"
+#include "envs/box2d/car_racing_render.h"
 
 #include <algorithm>
 #include <array>

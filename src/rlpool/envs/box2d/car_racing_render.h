@@ -14,7 +14,7 @@
 #include <memory>
 #include <vector>
 
-#include "draw.h"
+#include "_core/gfx/draw.h"
 
 namespace rlpool::box2d {
 

@@ -29,7 +29,7 @@ target_compile_options(rlpool_box2d PRIVATE -ffp-contract=off -w)
 
 file(GLOB _box2d_env_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/*.cc")
 add_library(rlpool_box2d_envs OBJECT ${_box2d_env_sources})
-target_include_directories(rlpool_box2d_envs PRIVATE "${CMAKE_SOURCE_DIR}/src/rlpool/_core")
+target_include_directories(rlpool_box2d_envs PRIVATE "${RLPOOL_INCLUDE_ROOT}")
 target_include_directories(rlpool_box2d_envs SYSTEM PRIVATE ${_box2d_includes})
 set_target_properties(rlpool_box2d_envs PROPERTIES POSITION_INDEPENDENT_CODE ON CXX_VISIBILITY_PRESET hidden
                                                    VISIBILITY_INLINES_HIDDEN ON)

@@ -17,8 +17,8 @@
 #include <numbers>
 #include <sstream>
 
-#include "box2d_env.h"
-#include "draw.h"
+#include "_core/gfx/draw.h"
+#include "envs/box2d/box2d_env.h"
 
 namespace rlpool::box2d {
 namespace {

@@ -8,8 +8,8 @@
 #include <array>
 #include <cmath>
 
-#include "env.h"
-#include "mountain_car_render.h"
+#include "_core/env/env.h"
+#include "envs/classic_control/mountain_car_render.h"
 
 namespace rlpool::classic_control {
 namespace {

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "draw.h"
-#include "env.h"
+#include "_core/env/env.h"
+#include "_core/gfx/draw.h"
 
 namespace rlpool::classic_control::mountain_car {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "draw.h"
-#include "env.h"
+#include "_core/env/env.h"
+#include "_core/gfx/draw.h"
 
 namespace rlpool::classic_control {
 namespace {

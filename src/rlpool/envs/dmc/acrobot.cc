@@ -1,5 +1,5 @@
 // Acrobot domain (tasks: swingup, swingup_sparse), as dm_control 1.0.50's suite/acrobot.py.
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

@@ -1,7 +1,7 @@
 // Ball-in-Cup domain (task: catch), as dm_control 1.0.50's suite/ball_in_cup.py.
 #include <cmath>
 
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

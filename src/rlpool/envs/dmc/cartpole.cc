@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

@@ -1,5 +1,5 @@
 // Cheetah domain (task: run), as dm_control 1.0.50's suite/cheetah.py.
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

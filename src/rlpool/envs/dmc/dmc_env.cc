@@ -1,4 +1,4 @@
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "pixels.h"
+#include "_core/gfx/pixels.h"
 
 namespace rlpool::dmc {
 

@@ -26,8 +26,8 @@
 #include <string_view>
 #include <vector>
 
-#include "env.h"
-#include "mujoco/mujoco_env.h"
+#include "_core/env/env.h"
+#include "envs/mujoco/mujoco_env.h"
 
 namespace rlpool::dmc {
 

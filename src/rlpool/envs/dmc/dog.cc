@@ -7,7 +7,7 @@
 #include <numbers>
 #include <stdexcept>
 
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

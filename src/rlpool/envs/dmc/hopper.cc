@@ -1,5 +1,5 @@
 // Hopper domain (tasks: stand, hop), as dm_control 1.0.50's suite/hopper.py.
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

@@ -1,6 +1,6 @@
 // Humanoid domain (tasks: stand, walk, run, run_pure_state), as dm_control
 // 1.0.50's suite/humanoid.py.
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

@@ -7,7 +7,7 @@
 // registration's); the episode ends when the state norm is tiny.
 #include <cmath>
 
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

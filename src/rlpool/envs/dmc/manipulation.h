@@ -7,7 +7,7 @@
 #include <array>
 #include <cmath>
 
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc::manipulation {
 

@@ -5,7 +5,7 @@
 #include <array>
 #include <cmath>
 
-#include "manipulation.h"
+#include "envs/dmc/manipulation.h"
 
 namespace rlpool::dmc {
 namespace {

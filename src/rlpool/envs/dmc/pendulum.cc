@@ -1,5 +1,5 @@
 // Pendulum domain (task: swingup), as dm_control 1.0.50's suite/pendulum.py.
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

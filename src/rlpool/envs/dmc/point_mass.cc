@@ -1,7 +1,7 @@
 // Point-mass domain (tasks: easy, hard), as dm_control 1.0.50's suite/point_mass.py.
 #include <stdexcept>
 
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

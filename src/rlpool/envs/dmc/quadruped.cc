@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

@@ -1,7 +1,7 @@
 // Reacher domain (tasks: easy, hard), as dm_control 1.0.50's suite/reacher.py.
 #include <cmath>
 
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

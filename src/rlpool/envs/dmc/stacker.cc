@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "manipulation.h"
+#include "envs/dmc/manipulation.h"
 
 namespace rlpool::dmc {
 namespace {

@@ -1,6 +1,6 @@
 // Swimmer domain (tasks: swimmer6, swimmer15), as dm_control 1.0.50's suite/swimmer.py.
 // The model of each task already has its 6 or 15 links; the sizes come from it.
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

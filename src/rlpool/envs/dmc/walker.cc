@@ -1,5 +1,5 @@
 // Walker domain (tasks: stand, walk, run), as dm_control 1.0.50's suite/walker.py.
-#include "dmc_env.h"
+#include "envs/dmc/dmc_env.h"
 
 namespace rlpool::dmc {
 namespace {

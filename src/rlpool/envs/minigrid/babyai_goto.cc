@@ -1,7 +1,7 @@
 // BabyAI-GoTo* levels (minigrid 3.2.0 envs/babyai/goto.py): GoToRedBallGrey, GoToRedBall(NoDists),
 // GoToObj, GoToLocal, GoTo (Open / ObjMaze variants), GoToImpUnlock, GoToRedBlueBall, GoToDoor,
 // GoToObjDoor. GoToSeq is a LevelGen level (babyai_levelgen.cc).
-#include "babyai_instr.h"
+#include "envs/minigrid/babyai_instr.h"
 
 namespace rlpool::minigrid::babyai {
 namespace {

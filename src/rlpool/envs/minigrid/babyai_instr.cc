@@ -1,5 +1,5 @@
 // BabyAI's verifier and level base: see babyai_instr.h.
-#include "babyai_instr.h"
+#include "envs/minigrid/babyai_instr.h"
 
 #include <algorithm>
 #include <stdexcept>

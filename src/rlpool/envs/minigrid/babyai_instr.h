@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid::babyai {
 

@@ -3,7 +3,7 @@
 // BossLevelNoUnlock (synth.py). One env type, BabyAILevelGen, with LevelGen's parameters as options.
 #include <sstream>
 
-#include "babyai_instr.h"
+#include "envs/minigrid/babyai_instr.h"
 
 namespace rlpool::minigrid::babyai {
 namespace {

@@ -2,7 +2,7 @@
 // Open, OpenRedDoor, OpenDoor (Debug / Color / Loc), OpenTwoDoors (RedBlue, Debug), OpenDoorsOrder,
 // Pickup, UnblockPickup, PickupDist, PickupAbove, PutNextLocal, PutNext (Carrying). PickupLoc is a
 // LevelGen level (babyai_levelgen.cc).
-#include "babyai_instr.h"
+#include "envs/minigrid/babyai_instr.h"
 
 namespace rlpool::minigrid::babyai {
 namespace {

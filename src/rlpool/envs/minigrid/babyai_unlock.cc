@@ -1,7 +1,7 @@
 // BabyAI's Unlock levels and the others (minigrid 3.2.0 envs/babyai/unlock.py, other.py): Unlock,
 // UnlockLocal (Dist), KeyInBox, UnlockPickup (Dist), BlockedUnlockPickup, UnlockToUnlock, ActionObjDoor,
 // FindObjS5/6/7, KeyCorridor*, OneRoomS*, MoveTwoAcross*.
-#include "babyai_instr.h"
+#include "envs/minigrid/babyai_instr.h"
 
 namespace rlpool::minigrid::babyai {
 namespace {

@@ -1,6 +1,6 @@
 // MiniGrid-LavaCrossing* / SimpleCrossing* (minigrid 3.2.0's CrossingEnv, envs/crossing.py)
 // and MiniGrid-LavaGapS* (LavaGapEnv, envs/lavagap.py).
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid {
 namespace {

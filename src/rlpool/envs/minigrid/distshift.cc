@@ -1,6 +1,6 @@
 // MiniGrid-DistShift1/2-v0 (minigrid 3.2.0's DistShiftEnv, envs/distshift.py) and
 // MiniGrid-FourRooms-v0 (FourRoomsEnv, envs/fourrooms.py).
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid {
 namespace {

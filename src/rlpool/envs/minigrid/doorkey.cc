@@ -1,5 +1,5 @@
 // MiniGrid-DoorKey-*: minigrid 3.2.0's DoorKeyEnv (envs/doorkey.py).
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid {
 namespace {

@@ -1,7 +1,7 @@
 // MiniGrid-Dynamic-Obstacles-*: minigrid 3.2.0's DynamicObstaclesEnv (envs/dynamicobstacles.py).
 // Three actions (left, right, forward); balls that move at random each step; -1 and the end on
 // walking into anything but the goal.
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid {
 namespace {

@@ -1,5 +1,5 @@
 // MiniGrid-Empty-*: minigrid 3.2.0's EmptyEnv (envs/empty.py).
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid {
 namespace {

@@ -1,6 +1,6 @@
 // MiniGrid-Fetch-*: minigrid 3.2.0's FetchEnv (envs/fetch.py). Picking anything up ends the
 // episode; the reward only for an object of the mission's colour and kind.
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid {
 namespace {

@@ -2,7 +2,7 @@
 // (GoToObjectEnv, envs/gotoobject.py) and MiniGrid-PutNear-* (PutNearEnv, envs/putnear.py).
 #include <cstdlib>
 
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid {
 namespace {

@@ -2,7 +2,7 @@
 // MiniGrid-Playground-v0 (PlaygroundEnv, envs/playground.py).
 #include <set>
 
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid {
 namespace {

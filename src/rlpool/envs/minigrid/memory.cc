@@ -1,6 +1,6 @@
 // MiniGrid-Memory*: minigrid 3.2.0's MemoryEnv (envs/memory.py) and MiniGrid-RedBlueDoors-*
 // (RedBlueDoorEnv, envs/redbluedoors.py).
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid {
 namespace {

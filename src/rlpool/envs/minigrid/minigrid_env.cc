@@ -1,6 +1,6 @@
 // The Minigrid core (see minigrid_env.h): grid helpers, the partial view,
 // step rules, random draws, state blobs and the RoomGrid layer.
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 #include <algorithm>
 #include <cstring>

@@ -56,7 +56,7 @@
 #include <utility>
 #include <vector>
 
-#include "env.h"
+#include "_core/env/env.h"
 
 namespace rlpool::minigrid {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <utility>
 
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid {
 namespace {

@@ -1,6 +1,6 @@
 // MiniGrid-MultiRoom-*: minigrid 3.2.0's MultiRoomEnv (envs/multiroom.py): a chain of rooms
 // joined by doors, the goal in the last.
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid {
 namespace {

@@ -1,7 +1,7 @@
 // MiniGrid-ObstructedMaze-*: minigrid 3.2.0's ObstructedMaze_1Dlhb and ObstructedMaze_Full
 // (envs/obstructedmaze.py, v0) and ObstructedMaze_Full_V1 (envs/obstructedmaze_v1.py, v1):
 // find the blue ball behind locked doors whose keys may hide in boxes, doors blocked by balls.
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid {
 namespace {

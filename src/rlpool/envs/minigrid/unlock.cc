@@ -1,7 +1,7 @@
 // MiniGrid-Unlock-v0, MiniGrid-UnlockPickup-v0, MiniGrid-BlockedUnlockPickup-v0 and
 // MiniGrid-KeyCorridorS*R*-v0: minigrid 3.2.0's RoomGrid envs with a locked door
 // (envs/unlock.py, unlockpickup.py, blockedunlockpickup.py, keycorridor.py).
-#include "minigrid_env.h"
+#include "envs/minigrid/minigrid_env.h"
 
 namespace rlpool::minigrid {
 namespace {

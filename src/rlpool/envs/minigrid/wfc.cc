@@ -1,5 +1,5 @@
 // Wave Function Collapse for MiniGrid-WFC-* (see wfc.h for what is kept of minigrid's).
-#include "wfc.h"
+#include "envs/minigrid/wfc.h"
 
 #include <algorithm>
 #include <array>

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "rng.h"
+#include "_core/env/rng.h"
 
 namespace rlpool::minigrid::wfc {
 

@@ -3,8 +3,8 @@
 #include <memory>
 #include <vector>
 
-#include "minigrid_env.h"
-#include "wfc.h"
+#include "envs/minigrid/minigrid_env.h"
+#include "envs/minigrid/wfc.h"
 
 namespace rlpool::minigrid {
 namespace {

@@ -1,7 +1,7 @@
 // Ant-v4 and Ant-v5, as gymnasium 1.4's ant_v4.py / ant_v5.py.
 #include <optional>
 
-#include "mujoco_env.h"
+#include "envs/mujoco/mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {

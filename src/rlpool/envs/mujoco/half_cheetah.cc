@@ -1,5 +1,5 @@
 // HalfCheetah-v4 and HalfCheetah-v5, as gymnasium 1.4's half_cheetah_v4.py / _v5.py.
-#include "mujoco_env.h"
+#include "envs/mujoco/mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {

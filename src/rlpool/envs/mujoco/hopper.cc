@@ -1,6 +1,6 @@
 // Hopper-v4 and Hopper-v5, as gymnasium 1.4's hopper_v4.py / hopper_v5.py
 // (the rest is planar_walker.h's, shared with Walker2d).
-#include "planar_walker.h"
+#include "envs/mujoco/planar_walker.h"
 
 namespace rlpool::mujoco {
 namespace {

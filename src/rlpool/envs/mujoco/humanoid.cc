@@ -1,8 +1,8 @@
 // Humanoid-v4 and Humanoid-v5, as gymnasium 1.4's humanoid_v4.py / humanoid_v5.py.
 #include <optional>
 
-#include "humanoid_obs.h"
-#include "mujoco_env.h"
+#include "envs/mujoco/humanoid_obs.h"
+#include "envs/mujoco/mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {

@@ -4,7 +4,7 @@
 // joint's 6 dofs, and lets each part be switched off.
 #pragma once
 
-#include "mujoco_env.h"
+#include "envs/mujoco/mujoco_env.h"
 
 namespace rlpool::mujoco {
 

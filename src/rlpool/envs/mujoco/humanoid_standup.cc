@@ -1,8 +1,8 @@
 // HumanoidStandup-v4 and HumanoidStandup-v5, as gymnasium 1.4's humanoidstandup_v4.py / _v5.py.
 #include <optional>
 
-#include "humanoid_obs.h"
-#include "mujoco_env.h"
+#include "envs/mujoco/humanoid_obs.h"
+#include "envs/mujoco/mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {

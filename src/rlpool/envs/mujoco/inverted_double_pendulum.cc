@@ -1,7 +1,7 @@
 // InvertedDoublePendulum-v4 and -v5, as gymnasium 1.4's inverted_double_pendulum_v4.py / _v5.py.
 #include <optional>
 
-#include "mujoco_env.h"
+#include "envs/mujoco/mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {

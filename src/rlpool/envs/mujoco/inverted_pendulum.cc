@@ -1,7 +1,7 @@
 // InvertedPendulum-v4 and InvertedPendulum-v5, as gymnasium 1.4's inverted_pendulum_v4.py / _v5.py.
 #include <optional>
 
-#include "mujoco_env.h"
+#include "envs/mujoco/mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {

@@ -1,4 +1,4 @@
-#include "mujoco_env.h"
+#include "envs/mujoco/mujoco_env.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -17,8 +17,8 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "fd.h"
-#include "pixels.h"
+#include "_core/env/fd.h"
+#include "_core/gfx/pixels.h"
 
 namespace rlpool::mujoco {
 

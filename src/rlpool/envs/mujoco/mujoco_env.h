@@ -21,8 +21,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "env.h"
-#include "renderer.h"
+#include "_core/env/env.h"
+#include "envs/mujoco/renderer.h"
 
 namespace rlpool::mujoco {
 

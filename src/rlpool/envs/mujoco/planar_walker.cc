@@ -1,4 +1,4 @@
-#include "planar_walker.h"
+#include "envs/mujoco/planar_walker.h"
 
 namespace rlpool::mujoco {
 

@@ -5,7 +5,7 @@
 // it is built with, so v4 episodes differ from those recorded on MuJoCo 2.
 #include <optional>
 
-#include "mujoco_env.h"
+#include "envs/mujoco/mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {

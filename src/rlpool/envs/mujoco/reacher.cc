@@ -1,5 +1,5 @@
 // Reacher-v4 and Reacher-v5, as gymnasium 1.4's reacher_v4.py / reacher_v5.py.
-#include "mujoco_env.h"
+#include "envs/mujoco/mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {

@@ -1,4 +1,4 @@
-#include "renderer.h"
+#include "envs/mujoco/renderer.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "mujoco_env.h"
+#include "envs/mujoco/mujoco_env.h"
 
 namespace rlpool::mujoco {
 

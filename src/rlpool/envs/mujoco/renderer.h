@@ -15,7 +15,7 @@
 #include <memory>
 #include <optional>
 
-#include "env.h"
+#include "_core/env/env.h"
 
 namespace rlpool::mujoco {
 

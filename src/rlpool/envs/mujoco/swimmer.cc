@@ -1,7 +1,7 @@
 // Swimmer-v4 and Swimmer-v5, as gymnasium 1.4's swimmer_v4.py / swimmer_v5.py.
 #include <optional>
 
-#include "mujoco_env.h"
+#include "envs/mujoco/mujoco_env.h"
 
 namespace rlpool::mujoco {
 namespace {

@@ -1,6 +1,6 @@
 // Walker2d-v4 and Walker2d-v5, as gymnasium 1.4's walker2d_v4.py / walker2d_v5.py
 // (the rest is planar_walker.h's, shared with Hopper).
-#include "planar_walker.h"
+#include "envs/mujoco/planar_walker.h"
 
 namespace rlpool::mujoco {
 namespace {

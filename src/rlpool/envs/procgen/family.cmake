@@ -43,5 +43,6 @@ target_link_libraries(_rlpool_core PRIVATE ${CMAKE_DL_LIBS})
 # beside the extension module, where procgen_env.cc looks for it.
 add_executable(_rlpool_procgen_check "${CMAKE_CURRENT_LIST_DIR}/checker/main.cc")
 target_link_libraries(_rlpool_procgen_check PRIVATE ${CMAKE_DL_LIBS})
+target_include_directories(_rlpool_procgen_check PRIVATE "${RLPOOL_INCLUDE_ROOT}")
 set_target_properties(_rlpool_procgen_check PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
 install(TARGETS _rlpool_procgen_check RUNTIME DESTINATION rlpool)

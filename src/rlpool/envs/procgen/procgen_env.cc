@@ -38,9 +38,9 @@
 #include <string_view>
 #include <vector>
 
-#include "env.h"
-#include "fd.h"
-#include "libenv_api.h"
+#include "_core/env/env.h"
+#include "_core/env/fd.h"
+#include "envs/procgen/libenv_api.h"
 
 #ifndef RLPOOL_PROCGEN_ROOT
 #define RLPOOL_PROCGEN_ROOT ""

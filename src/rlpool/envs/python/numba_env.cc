@@ -26,7 +26,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "env.h"
+#include "_core/env/env.h"
 
 namespace rlpool::python_env {
 namespace {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "env.h"
+#include "_core/env/env.h"
 
 namespace rlpool::testing {
 

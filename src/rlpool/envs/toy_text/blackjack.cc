@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "draw.h"
-#include "env.h"
-#include "toy_text.h"
+#include "_core/env/env.h"
+#include "_core/gfx/draw.h"
+#include "envs/toy_text/toy_text.h"
 
 namespace rlpool::toy_text {
 namespace {

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "env.h"
-#include "toy_text.h"
+#include "_core/env/env.h"
+#include "envs/toy_text/toy_text.h"
 
 namespace rlpool::toy_text {
 namespace {

@@ -2,10 +2,10 @@
 // example 6.6), including its slippery variant (CliffWalkingSlippery-v1).
 #include <algorithm>
 
-#include "draw.h"
-#include "env.h"
-#include "sprites.h"
-#include "toy_text.h"
+#include "_core/env/env.h"
+#include "_core/gfx/draw.h"
+#include "envs/toy_text/sprites.h"
+#include "envs/toy_text/toy_text.h"
 
 namespace rlpool::toy_text {
 namespace {

@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "draw.h"
-#include "env.h"
-#include "sprites.h"
-#include "toy_text.h"
+#include "_core/env/env.h"
+#include "_core/gfx/draw.h"
+#include "envs/toy_text/sprites.h"
+#include "envs/toy_text/toy_text.h"
 
 namespace rlpool::toy_text {
 namespace {

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-#include "env.h"
-#include "toy_text.h"
+#include "_core/env/env.h"
+#include "envs/toy_text/toy_text.h"
 
 namespace rlpool::toy_text {
 namespace {

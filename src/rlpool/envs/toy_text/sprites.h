@@ -3,7 +3,7 @@
 // (rlpool.images decodes them there at make time).
 #pragma once
 
-#include "draw.h"
+#include "_core/gfx/draw.h"
 
 namespace rlpool::toy_text::sprites {
 

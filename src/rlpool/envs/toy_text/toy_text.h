@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "env.h"
+#include "_core/env/env.h"
 
 namespace rlpool::toy_text {
 

@@ -29,8 +29,7 @@ set(RLPOOL_VIZDOOM_SHA256 "10eef8c2a65111c774ed1311438d95949719d1ac41dc1f7010936
 
 set(_vizdoom_env_sources "${CMAKE_CURRENT_LIST_DIR}/vizdoom_env.cc")
 add_library(rlpool_vizdoom_envs OBJECT ${_vizdoom_env_sources})
-target_include_directories(rlpool_vizdoom_envs PRIVATE "${CMAKE_SOURCE_DIR}/src/rlpool/_core"
-                                                       "${CMAKE_SOURCE_DIR}/src/rlpool/envs/atari")
+target_include_directories(rlpool_vizdoom_envs PRIVATE "${RLPOOL_INCLUDE_ROOT}")
 set_target_properties(rlpool_vizdoom_envs PROPERTIES POSITION_INDEPENDENT_CODE ON CXX_VISIBILITY_PRESET hidden
                                                      VISIBILITY_INLINES_HIDDEN ON)
 target_compile_options(rlpool_vizdoom_envs PRIVATE -Wall -Wextra -ffp-contract=off)

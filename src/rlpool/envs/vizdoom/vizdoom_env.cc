@@ -37,7 +37,7 @@
 #include <utility>
 #include <vector>
 
-#include "env.h"
+#include "_core/env/env.h"
 
 #if !defined(RLPOOL_VIZDOOM_MISSING)
 #include <signal.h>
@@ -45,7 +45,7 @@
 #include <unistd.h>
 
 #include "ViZDoom.h"
-#include "resize.h"
+#include "envs/atari/resize.h"
 #endif
 
 namespace rlpool::vizdoom_env {

@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../libenv_api.h"
+#include "envs/procgen/libenv_api.h"
 
 namespace lib = rlpool::procgen::libenv;
 

@@ -8,9 +8,9 @@
 // tests/cpp/episode_test.cc calls it on a fake env.
 #pragma once
 
-#include "autoreset.h"
-#include "batch_buffer.h"
-#include "env.h"
+#include "_core/engine/autoreset.h"
+#include "_core/engine/batch_buffer.h"
+#include "_core/env/env.h"
 
 namespace rlpool {
 

@@ -21,7 +21,7 @@
 #include <variant>
 #include <vector>
 
-#include "rng.h"
+#include "_core/env/rng.h"
 
 namespace rlpool {
 

@@ -1,4 +1,4 @@
-#include "pool.h"
+#include "_core/engine/pool.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <typeinfo>
 
-#include "render.h"
+#include "_core/gfx/render.h"
 
 namespace rlpool {
 

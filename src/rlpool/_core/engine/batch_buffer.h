@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "autoreset.h"
-#include "env.h"
+#include "_core/engine/autoreset.h"
+#include "_core/env/env.h"
 
 namespace rlpool {
 

@@ -1,10 +1,10 @@
-#include "env.h"
+#include "_core/env/env.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 
-#include "pixels.h"
+#include "_core/gfx/pixels.h"
 
 namespace rlpool {
 

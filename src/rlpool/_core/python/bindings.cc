@@ -28,8 +28,8 @@
 #include <unordered_map>
 #include <utility>
 
-#include "../xla/xla_bridge.h"
-#include "pool.h"
+#include "_core/engine/pool.h"
+#include "xla/xla_bridge.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;

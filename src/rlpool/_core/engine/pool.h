@@ -30,11 +30,11 @@
 
 #include <unistd.h>  // getpid, for the message of a pool used in a forked child
 
-#include "autoreset.h"
-#include "batch_buffer.h"
-#include "cost_model.h"
-#include "env.h"
-#include "episode.h"
+#include "_core/engine/autoreset.h"
+#include "_core/engine/batch_buffer.h"
+#include "_core/engine/cost_model.h"
+#include "_core/engine/episode.h"
+#include "_core/env/env.h"
 
 namespace rlpool {
 

@@ -1,4 +1,4 @@
-#include "cost_model.h"
+#include "_core/engine/cost_model.h"
 
 #include <algorithm>
 

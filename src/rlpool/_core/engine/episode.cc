@@ -1,4 +1,4 @@
-#include "episode.h"
+#include "_core/engine/episode.h"
 
 #include <cstring>
 

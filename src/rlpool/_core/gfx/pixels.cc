@@ -1,4 +1,4 @@
-#include "pixels.h"
+#include "_core/gfx/pixels.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "render.h"
+#include "_core/gfx/render.h"
 
 namespace rlpool {
 

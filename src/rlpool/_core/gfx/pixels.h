@@ -10,7 +10,7 @@
 // scratch buffer), so rewards, info and termination are unchanged.
 #pragma once
 
-#include "env.h"
+#include "_core/env/env.h"
 
 namespace rlpool {
 

@@ -1,4 +1,4 @@
-#include "render.h"
+#include "_core/gfx/render.h"
 
 #include <algorithm>
 #include <cmath>
