@@ -1,5 +1,6 @@
-"""Helpers of the bad-input tests: small pools, valid actions, and the check that a pool which refused a call
-steps exactly as a twin pool that never saw it."""
+"""Helpers of the bad-input tests: small pools, valid actions, the check that a pool which refused a call
+steps exactly as a twin pool that never saw it, child interpreters (one short of memory), and a one-number
+Python-written task."""
 
 from __future__ import annotations
 
@@ -74,8 +75,59 @@ def run_script(code: str, *, cwd=None, timeout: int = 120) -> subprocess.Complet
     )
 
 
+def run_out_of_memory(setup: str, call: str, *, spare_mib: int, cwd=None) -> subprocess.CompletedProcess:
+    """Runs the statement ``setup`` in a fresh interpreter (``rlpool`` imported), caps its address space at what
+    it then takes plus ``spare_mib`` MiB, and runs the statement ``call``, which prints ``MEMORYERROR <message>``,
+    ``OTHER <type> <message>`` or ``NO ERROR`` as it ends."""
+    return run_script(
+        f"""
+        import resource
+        import rlpool
+        {setup}
+        with open("/proc/self/status") as f:
+            vm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+        limit = vm + ({spare_mib} << 20)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        try:
+            {call}
+        except MemoryError as e:
+            print("MEMORYERROR", e)
+        except BaseException as e:
+            print("OTHER", type(e).__name__, e)
+        else:
+            print("NO ERROR")
+        """,
+        cwd=cwd,
+    )
+
+
 def child_env(**extra: str) -> dict[str, str]:
-    """os.environ with this process's rlpool first on PYTHONPATH, plus ``extra``."""
+    """os.environ with this process's rlpool, then this folder (these helpers), first on PYTHONPATH, plus ``extra``."""
     src = str(Path(rlpool.__file__).resolve().parents[1])
-    path = os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH", "")) if p)
+    here = str(Path(__file__).resolve().parent)
+    path = os.pathsep.join(p for p in (src, here, os.environ.get("PYTHONPATH", "")) if p)
     return {**os.environ, "PYTHONPATH": path, **extra}
+
+
+def register_one_number_task(task_id, step, *, obs_dtype=np.float64, options=None, max_episode_steps=10):
+    """Register ``task_id``, a Python-written task (numba needed) of one number: a 1-element state and
+    observation (a Box in [-10, 10] of ``obs_dtype``) that reset sets to 0, a Discrete(2) action, ``step``
+    its step function and ``options`` its own options."""
+    from gymnasium import spaces
+
+    from rlpool import python_env
+
+    def reset(state, obs):
+        state[0] = 0.0
+        obs[0] = 0.0
+
+    python_env.register(
+        task_id,
+        obs=spaces.Box(-10.0, 10.0, (1,), obs_dtype),
+        action=spaces.Discrete(2),
+        state=1,
+        options=options,
+        max_episode_steps=max_episode_steps,
+        reset=reset,
+        step=step,
+    )

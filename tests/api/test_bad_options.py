@@ -10,7 +10,15 @@ import textwrap
 
 import numpy as np
 import pytest
-from bad_input import N, assert_same_result, async_pair, check_still_works, good_actions, reset_pair
+from bad_input import (
+    N,
+    assert_same_result,
+    async_pair,
+    check_still_works,
+    good_actions,
+    register_one_number_task,
+    reset_pair,
+)
 
 import rlpool
 
@@ -427,32 +435,14 @@ def test_float_options_of_python_envs_must_be_finite(tmp_path, monkeypatch):
     (registry.py), so a Python-written env's own options get it too; the options where inf means
     "no bound" or "no limit" keep accepting inf, never NaN."""
     pytest.importorskip("numba")
-    from gymnasium import spaces
-
-    from rlpool import python_env
-
     monkeypatch.setenv("RLPOOL_CACHE_DIR", str(tmp_path))
 
-    @python_env.register(
-        "FiniteOptions-v0",
-        obs=spaces.Box(-10.0, 10.0, (1,), np.float64),
-        action=spaces.Discrete(2),
-        state=1,
-        options={"speed": 0.5},
-        max_episode_steps=10,
-    )
-    class FiniteOptions:
-        @staticmethod
-        def reset(state, obs):
-            state[0] = 0.0
-            obs[0] = 0.0
+    def step(state, action, obs, params):
+        state[0] += params.speed
+        obs[0] = state[0]
+        return 1.0, False
 
-        @staticmethod
-        def step(state, action, obs, params):
-            state[0] += params.speed
-            obs[0] = state[0]
-            return 1.0, False
-
+    register_one_number_task("FiniteOptions-v0", step, options={"speed": 0.5})
     assert rlpool.make_spec("FiniteOptions-v0", speed=-1e300).config["speed"] == -1e300
     for bad in (float("nan"), float("inf"), -np.inf):
         with pytest.raises(ValueError, match=r"option 'speed' must be finite, got"):

@@ -12,7 +12,7 @@ import textwrap
 
 import numpy as np
 import pytest
-from bad_input import assert_same_result, child_env, make, run_script
+from bad_input import assert_same_result, child_env, make, run_out_of_memory, run_script
 from lane import FULL
 
 import rlpool
@@ -354,23 +354,8 @@ def test_running_out_of_memory_in_an_env_is_a_memory_error():
     """A std::bad_alloc while envs reset (each Atari env allocates its emulator then) is a
     MemoryError naming the env, not a RuntimeError."""
     pytest.importorskip("ale_py")
-    proc = run_script(
-        """
-        import resource
-        import rlpool
-        envs = rlpool.make("Pong-v5", num_envs=2000, num_threads=1)
-        with open("/proc/self/status") as f:
-            vm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
-        resource.setrlimit(resource.RLIMIT_AS, (vm + (128 << 20), vm + (128 << 20)))
-        try:
-            envs.reset()
-        except MemoryError as e:
-            print("MEMORYERROR", e)
-        except BaseException as e:
-            print("OTHER", type(e).__name__, e)
-        else:
-            print("NO ERROR")
-        """
+    proc = run_out_of_memory(
+        'envs = rlpool.make("Pong-v5", num_envs=2000, num_threads=1)', "envs.reset()", spare_mib=128
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "MEMORYERROR env " in proc.stdout, proc.stdout
@@ -430,10 +415,9 @@ def test_mujoco_warnings_write_no_log_file_in_the_working_directory(tmp_path):
 _SELF_CLOSING_ENV = """
 import numba
 import numpy as np
-from gymnasium import spaces
+from bad_input import register_one_number_task
 
 import rlpool
-from rlpool import python_env
 
 POOL = []
 REFUSALS = []  # printed by the main thread: prints from several worker threads interleave
@@ -455,25 +439,14 @@ def step_pool():
         raise
 
 
-@python_env.register(
-    "SelfClosing-v0",
-    obs=spaces.Box(-10.0, 10.0, (1,), np.float32),
-    action=spaces.Discrete(2),
-    state=1,
-    max_episode_steps=100,
-)
-class SelfClosing:
-    @staticmethod
-    def reset(state, obs):
-        state[0] = 0.0
-        obs[0] = 0.0
+def step(state, action, obs):
+    with numba.objmode():
+        close_pool() if action == 0 else step_pool()
+    obs[0] = state[0]
+    return 1.0, False
 
-    @staticmethod
-    def step(state, action, obs):
-        with numba.objmode():
-            close_pool() if action == 0 else step_pool()
-        obs[0] = state[0]
-        return 1.0, False
+
+register_one_number_task("SelfClosing-v0", step, obs_dtype=np.float32, max_episode_steps=100)
 
 
 for batch_size, action in ((4, 0), (2, 0), (2, 1)):
@@ -539,24 +512,10 @@ def test_mujoco_running_out_of_memory_is_a_memory_error_not_an_exit(task, spare_
     MUJOCO_LOG.TXT into the working directory and ends the process: it must be a MemoryError naming
     the model, with no file left behind."""
     pytest.importorskip("mujoco")
-    proc = run_script(
-        f"""
-        import resource
-        import rlpool
-        rlpool.make({task!r}, num_envs=1).close()
-        with open("/proc/self/status") as f:
-            vm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
-        limit = vm + ({spare_mib} << 20)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        try:
-            rlpool.make({task!r}, num_envs=20000, num_threads=1)
-        except MemoryError as e:
-            print("MEMORYERROR", e)
-        except BaseException as e:
-            print("OTHER", type(e).__name__, e)
-        else:
-            print("NO ERROR")
-        """,
+    proc = run_out_of_memory(
+        f"rlpool.make({task!r}, num_envs=1).close()",
+        f"rlpool.make({task!r}, num_envs=20000, num_threads=1)",
+        spare_mib=spare_mib,
         cwd=tmp_path,
     )
     assert proc.returncode == 0, f"returncode {proc.returncode}\n{proc.stdout}\n{proc.stderr[-3000:]}"

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 from box2d_reference import start_pair
+from gymnasium_parity import assert_same_episode
 
 import rlpool
 
@@ -103,28 +104,12 @@ def run_pair(task_id: str, kind: str, episode_seed: int, rl_to_gym: bool) -> dic
     """One whole episode in both envs from the same draws; returns the largest differences."""
     env = rlpool.make(task_id, num_envs=1, seed=episode_seed)
     gym_env = gym.make(task_id)
-    rl_obs, g_obs = start_pair(env, gym_env, task_id, {}, episode_seed, rl_to_gym)
-    if rl_obs is not None:
-        assert np.abs(rl_obs - g_obs).max() <= TOL, (rl_obs, g_obs)
-    policy = make_policy(kind, episode_seed)
-    worst = {"obs": 0.0, "reward": 0.0}
-    steps = 0
-    while True:
-        a = policy(g_obs)
-        g_obs, g_r, g_term, g_trunc, _ = gym_env.step(a)
-        rl_obs, rl_r, rl_term, rl_trunc, _ = env.step(a[None])
-        steps += 1
-        where = f"{task_id} {kind} seed={episode_seed} rl_to_gym={rl_to_gym} step {steps}"
-        worst["obs"] = max(worst["obs"], float(np.abs(rl_obs[0] - g_obs).max()))
-        worst["reward"] = max(worst["reward"], abs(float(rl_r[0]) - float(g_r)))
-        assert worst["obs"] <= TOL, f"{where}: observation {rl_obs[0]} != {g_obs}"
-        assert worst["reward"] <= TOL, f"{where}: reward {rl_r[0]} != {g_r}"
-        assert (bool(rl_term[0]), bool(rl_trunc[0])) == (g_term, g_trunc), f"{where}: flags differ"
-        if g_term or g_trunc:
-            break
+    first_obs = start_pair(env, gym_env, task_id, {}, episode_seed, rl_to_gym)
+    where = f"{task_id} {kind} seed={episode_seed} rl_to_gym={rl_to_gym}"
+    report = assert_same_episode(env, gym_env, first_obs, make_policy(kind, episode_seed), where, TOL)
     env.close()
     gym_env.close()
-    return {"steps": float(steps), **worst}
+    return report
 
 
 @pytest.mark.parametrize("task_id", TASKS)

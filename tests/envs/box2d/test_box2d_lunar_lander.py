@@ -18,6 +18,7 @@ import os
 import numpy as np
 import pytest
 from box2d_reference import parse_state, start_pair
+from gymnasium_parity import assert_same_episode
 
 import rlpool
 
@@ -54,28 +55,19 @@ def run_pair(rl_id: str, gym_id: str, options: dict, kind: str, episode_seed: in
     """One whole episode in both envs from the same draws; returns the largest differences."""
     env = rlpool.make(rl_id, num_envs=1, seed=episode_seed, **options)
     gym_env = gym.make(gym_id, **options)
-    rl_obs, g_obs = start_pair(env, gym_env, gym_id, options, episode_seed, rl_to_gym)
-    if rl_obs is not None:
-        assert np.abs(rl_obs - g_obs).max() <= TOL, (rl_obs, g_obs)
+    first_obs = start_pair(env, gym_env, gym_id, options, episode_seed, rl_to_gym)
     rng = np.random.default_rng(episode_seed)
-    worst = {"obs": 0.0, "reward": 0.0}
-    steps = 0
-    while True:
-        a = policy_action(kind, gym_env, g_obs, rng)
-        g_obs, g_r, g_term, g_trunc, _ = gym_env.step(a)
-        rl_obs, rl_r, rl_term, rl_trunc, _ = env.step(np.asarray([a]))
-        steps += 1
-        where = f"{rl_id} {options} {kind} seed={episode_seed} step {steps}"
-        worst["obs"] = max(worst["obs"], float(np.abs(rl_obs[0] - g_obs).max()))
-        worst["reward"] = max(worst["reward"], abs(float(rl_r[0]) - float(g_r)))
-        assert worst["obs"] <= TOL, f"{where}: observation {rl_obs[0]} != {g_obs}"
-        assert worst["reward"] <= TOL, f"{where}: reward {rl_r[0]} != {g_r}"
-        assert (bool(rl_term[0]), bool(rl_trunc[0])) == (g_term, g_trunc), f"{where}: flags differ"
-        if g_term or g_trunc:
-            break
+    report = assert_same_episode(
+        env,
+        gym_env,
+        first_obs,
+        lambda obs: policy_action(kind, gym_env, obs, rng),
+        f"{rl_id} {options} {kind} seed={episode_seed}",
+        TOL,
+    )
     env.close()
     gym_env.close()
-    return {"steps": steps, **worst}
+    return report
 
 
 @pytest.mark.parametrize("rl_id, gym_id, options", CONFIGS if FULL else CONFIGS[:4])

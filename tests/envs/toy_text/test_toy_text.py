@@ -15,6 +15,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium import spaces
+from gymnasium_parity import assert_spec_matches_gymnasium
 
 import rlpool
 from rlpool.tools import bench
@@ -37,24 +38,12 @@ GYMNASIUM_IDS = ["Blackjack-v1", "CliffWalking-v1", "CliffWalkingSlippery-v1", "
 OLDER_IDS = {"CliffWalking-v0": "CliffWalking-v1", "Taxi-v3": "Taxi-v4"}
 ENVPOOL_IDS = ["Blackjack-v1", "Catch-v0", "CliffWalking-v0", "FrozenLake-v1", "FrozenLake8x8-v1", "NChain-v0",
                "Taxi-v3"]
-NO_LIMIT = 2**31 - 1  # EnvPool's max_episode_steps where there is no time limit
 
 pytestmark = pytest.mark.timeout(120)
 
 
 # The reference env of an rlpool task: the current gymnasium's (or an older one's, for an older id).
 gym_make = gym_reference.make
-
-
-def assert_discrete_equal(ours: spaces.Space, ref: spaces.Space) -> None:
-    assert type(ours) is type(ref)
-    if isinstance(ref, spaces.Tuple):
-        assert len(ours.spaces) == len(ref.spaces)
-        for a, b in zip(ours.spaces, ref.spaces, strict=True):
-            assert_discrete_equal(a, b)
-        return
-    assert isinstance(ref, spaces.Discrete)
-    assert (ours.n, ours.start, ours.dtype) == (ref.n, ref.start, ref.dtype)
 
 
 # --------------------------------------------------------------------------- registry and spaces
@@ -74,14 +63,8 @@ def test_older_ids_name_the_current_gymnasium_id_and_match_its_registry(task_id)
 
 @pytest.mark.parametrize("task_id", GYMNASIUM_IDS)
 def test_spaces_and_registry_match_gymnasium(task_id):
-    spec = rlpool.make_spec(task_id)
-    g = gym_make(task_id)
-    assert_discrete_equal(spec.observation_space, g.observation_space)
-    assert_discrete_equal(spec.action_space, g.action_space)
-    ref = gym.spec(task_id)
     # gymnasium sets no limit for CliffWalking and Blackjack: rlpool takes EnvPool's "no limit".
-    assert spec.max_episode_steps == (NO_LIMIT if ref.max_episode_steps is None else ref.max_episode_steps)
-    assert spec.reward_threshold == ref.reward_threshold
+    spec, ref = assert_spec_matches_gymnasium(task_id, gym_make(task_id))
     for key, value in ref.kwargs.items():  # e.g. Blackjack's sab=True, CliffWalkingSlippery's is_slippery
         assert spec.config[key] == value, key
 
