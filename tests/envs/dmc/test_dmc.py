@@ -22,7 +22,9 @@ from rlpool.envs.dmc.registration import DOMAINS, NO_TIME_LIMIT_STEPS, env_type,
 FULL = os.environ.get("RLPOOL_FULL_REFERENCE") == "1"
 SEEDS = (0, 1, 2) if FULL else (0,)
 SAMPLED = [(d.name, d.tasks[-1]) for d in DOMAINS]
-KS_TASKS = ALL_TASKS if FULL else SAMPLED
+# LQR draws its systems at random, which makes 200 dm_control resets slow (~20 s): its sample of start states
+# is compared in the full run only.
+KS_TASKS = ALL_TASKS if FULL else [(d, t) for d, t in SAMPLED if d != "lqr"]
 DOMAIN = {d.name: d for d in DOMAINS}
 
 
