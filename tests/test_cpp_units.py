@@ -22,7 +22,7 @@ CPP_TESTS = Path(__file__).resolve().parent / "cpp"
 PROGRAMS = {
     "autoreset_test.cc": [],
     "cost_model_test.cc": ["_core/engine/cost_model.cc"],
-    "episode_test.cc": ["_core/engine/episode.cc", "_core/env/env.cc", "_core/gfx/pixels.cc", "_core/gfx/render.cc"],
+    "episode_test.cc": ["_core/engine/episode.cc", "_core/env/env.cc", "_core/gfx/pixels.cc", "_core/gfx/resize.cc"],
     "draw_test.cc": ["envs/box2d/car_racing_render.cc"],
 }
 FLAGS = ["-std=c++20", "-O1", "-Wall", "-Wextra", "-pthread"]

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <typeinfo>
 
-#include "_core/gfx/render.h"
+#include "_core/gfx/resize.h"
 
 namespace rlpool {
 

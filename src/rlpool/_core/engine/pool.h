@@ -114,7 +114,7 @@ class Pool {
 
   // Draws `env_ids` (each reset at least once, none in flight) into `rgb`, one
   // height x width x 3 frame after another, at EnvSpec's render size or, for an
-  // env with render_any_size, at any size (others are resized: render.h).
+  // env with render_any_size, at any size (others are resized: _core/gfx/resize.h).
   // Runs on the calling thread; the bindings release the GIL around it.
   void render(const std::vector<int>& env_ids, int width, int height, int camera_id, std::uint8_t* rgb);
 

@@ -73,7 +73,7 @@ struct EnvSpec {
   // Rendering (render_mode="rgb_array"/"human", Env::render): the frame size
   // the env draws at by itself, 0 x 0 where it does not render. An env with
   // render_any_size draws at any requested size (MuJoCo's renderer); for the
-  // others the engine draws at this size and resizes (render.h).
+  // others the engine draws at this size and resizes (_core/gfx/resize.h).
   int render_width = 0;
   int render_height = 0;
   bool render_any_size = false;

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "_core/gfx/render.h"
+#include "_core/gfx/resize.h"
 
 namespace rlpool {
 

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -31,11 +32,15 @@
 #include <vector>
 
 #include "_core/env/env.h"
-#include "_core/gfx/render.h"
+#include "_core/gfx/resize.h"
 #include "ale/ale_interface.hpp"
 #include "ale/emucore/MD5.hxx"
-#include "envs/atari/resize.h"
 #include "envs/atari/state_check.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define RLPOOL_ATARI_X86 1
+#endif
 
 namespace rlpool::atari {
 namespace {
@@ -189,6 +194,18 @@ EnvSpec make_spec(const Config& config) {
       .render_height = kRawHeight,
       .render_any_size = true,
   };
+}
+
+// Whether the AVX2 kernels (the frame pooling below, the resize) may run: the
+// CPU has AVX2 and RLPOOL_ATARI_SIMD is not "portable" (which forces the
+// SSE2/scalar kernels, for tests). Results are identical.
+bool use_avx2() {
+  static const bool ok = [] {
+    const char* forced = std::getenv("RLPOOL_ATARI_SIMD");
+    if (forced != nullptr && std::string(forced) == "portable") return false;
+    return cpu_has_avx2();
+  }();
+  return ok;
 }
 
 #if defined(RLPOOL_ATARI_X86)
@@ -538,7 +555,7 @@ class AtariEnv final : public Env {
 
   Resizer make_resizer(int raw_h) const {
     return Resizer(raw_h, kRawWidth, o_.img_height, o_.img_width, o_.channels(),
-                   o_.use_inter_area_resize ? Resizer::Method::kArea : Resizer::Method::kLinear);
+                   o_.use_inter_area_resize ? Resizer::Method::kArea : Resizer::Method::kLinear, use_avx2());
   }
   std::size_t raw_size() const { return static_cast<std::size_t>(raw_h_) * kRawWidth; }
 

@@ -45,7 +45,7 @@
 #include <unistd.h>
 
 #include "ViZDoom.h"
-#include "envs/atari/resize.h"
+#include "_core/gfx/resize.h"
 #endif
 
 namespace rlpool::vizdoom_env {
@@ -124,8 +124,6 @@ static const bool kRegistered = register_env_type({
 });
 
 #else
-
-using atari::Resizer;
 
 // "TOKEN:TOKEN ..." (the text form of EnvPool's dict options) as lists of
 // tokens, each entry with `fields` of them; errors name the option.

@@ -1,4 +1,6 @@
-#include "_core/gfx/render.h"
+// resize_rgb (resize.h): a rendered frame, bilinear in float, to the size a
+// caller asked for.
+#include "_core/gfx/resize.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,21 @@
-// Image resizing that reproduces OpenCV's cv::resize for 8-bit images pixel for
-// pixel: INTER_AREA (what gymnasium's AtariPreprocessing and EnvPool use) and
+// Resizing 8-bit images, in the two ways the engine and envs need.
+//
+// Resizer reproduces OpenCV's cv::resize for 8-bit images pixel for pixel:
+// INTER_AREA (what gymnasium's AtariPreprocessing and EnvPool use) and
 // INTER_LINEAR. Written from OpenCV's documented algorithm and the arithmetic
-// its uint8 code paths perform; no OpenCV code or dependency.
+// its uint8 code paths perform; no OpenCV code or dependency. Envs resize
+// their observations with it. The source is an interleaved H x W x cn uint8
+// image; the output is planar (one dst_h x dst_w plane per channel), as a
+// channel-first observation needs.
 //
-// The source is an interleaved H x W x cn uint8 image; the output is planar
-// (one dst_h x dst_w plane per channel), as the channel-first observation needs.
+// resize_rgb resizes a rendered RGB frame to the size a caller asked for
+// (render(), pixel observations): bilinear in float with OpenCV's pixel
+// centres, rounded half away from zero, interleaved in and out. It is not
+// Resizer's INTER_LINEAR (11-bit fixed-point weights, OpenCV's rounding): on
+// random images about one value in eight differs, by one. Each keeps its own
+// arithmetic, so rendered frames and observations stay what they are.
 //
-// Exactness notes (they decide every rounding):
+// Resizer's exactness notes (they decide every rounding):
 // - INTER_AREA, non-integer ratio: per-source-row horizontal sums in float,
 //   then per-output-row vertical sums in float, each in OpenCV's term order,
 //   rounded half to even. The compiler must not contract a*b+c into FMA
@@ -29,19 +38,16 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
-#define RLPOOL_ATARI_X86 1
+#define RLPOOL_RESIZE_X86 1
 #endif
 
-namespace rlpool::atari {
+namespace rlpool {
 
-// Whether the AVX2 kernels may run: the CPU has AVX2 (checked at run time; the
-// build targets baseline x86-64) and RLPOOL_ATARI_SIMD is not "portable"
-// (which forces the SSE2/scalar kernels, for tests). Results are identical.
-inline bool use_avx2() {
+// Whether the CPU has AVX2 (checked at run time: the build targets baseline
+// x86-64).
+inline bool cpu_has_avx2() {
   static const bool ok = [] {
-#if defined(RLPOOL_ATARI_X86)
-    const char* forced = std::getenv("RLPOOL_ATARI_SIMD");
-    if (forced != nullptr && std::string(forced) == "portable") return false;
+#if defined(RLPOOL_RESIZE_X86)
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") != 0;
 #else
@@ -55,7 +61,9 @@ class Resizer {
  public:
   enum class Method { kArea, kLinear };
 
-  Resizer(int src_h, int src_w, int dst_h, int dst_w, int cn, Method method)
+  // avx2: whether the AVX2 kernels may run where the CPU has them (false
+  // forces the SSE2/scalar ones, for tests); the results are the same.
+  Resizer(int src_h, int src_w, int dst_h, int dst_w, int cn, Method method, bool avx2 = true)
       : src_h_(src_h), src_w_(src_w), dst_h_(dst_h), dst_w_(dst_w), cn_(cn) {
     if (src_h <= 0 || src_w <= 0 || dst_h <= 0 || dst_w <= 0 || cn <= 0) {
       throw std::invalid_argument("resize sizes must be positive");
@@ -103,7 +111,7 @@ class Resizer {
         }
         src_mask_.assign(static_cast<std::size_t>((src_h + 63) / 64), 0);
         out_mask_.assign(static_cast<std::size_t>((dst_h + 63) / 64), 0);
-        avx2_ = use_avx2() && cn == 1;
+        avx2_ = avx2 && cpu_has_avx2() && cn == 1;
         row_avx2_ = avx2_ && build_row_tables();
       }
       return;
@@ -330,7 +338,7 @@ class Resizer {
           const auto row = static_cast<unsigned>(r0);
           const std::uint64_t bits = src_mask_[row / 64] >> (row % 64);
           if ((bits & ((1u << block) - 1)) == 0) continue;
-#if defined(RLPOOL_ATARI_X86)
+#if defined(RLPOOL_RESIZE_X86)
           if (avx2_) {
             horizontal_block8_avx2(src, r0);
             continue;
@@ -401,7 +409,7 @@ class Resizer {
   // The flagged rows through horizontal_row_avx2 (only when row_avx2_, which
   // needs x86), with the common tap counts fixed at compile time.
   void horizontal_rows([[maybe_unused]] const std::uint8_t* src) {
-#if defined(RLPOOL_ATARI_X86)
+#if defined(RLPOOL_RESIZE_X86)
     switch (ntx_) {
       case 2:
         return for_each_bit(src_mask_, [&](int r) { horizontal_row_avx2<2>(src, r); });
@@ -417,7 +425,7 @@ class Resizer {
 
   // The output rows flagged in out_mask_, from hbuf_ into out (one plane).
   void vertical_rows(std::uint8_t* out) {
-#if defined(RLPOOL_ATARI_X86)
+#if defined(RLPOOL_RESIZE_X86)
     if (avx2_) {
       switch (nty_) {
         case 3:
@@ -441,7 +449,7 @@ class Resizer {
 
   void horizontal_block(const std::uint8_t* src, int c, int r0) {
     const std::size_t wp = static_cast<std::size_t>(wpad_);
-#if defined(RLPOOL_ATARI_X86)
+#if defined(RLPOOL_RESIZE_X86)
     float* t = tcol_.data();  // t[4 * x + k] = src[r0 + k][x]
     int x = 0;
     if (cn_ == 1) {
@@ -524,7 +532,7 @@ class Resizer {
     }
   }
 
-#if defined(RLPOOL_ATARI_X86)
+#if defined(RLPOOL_RESIZE_X86)
   __attribute__((target("avx2"), always_inline)) static inline void transpose8(__m256* v) {
     const __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
     const __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
@@ -766,4 +774,11 @@ class Resizer {
   std::vector<std::int32_t> hrow_;
 };
 
-}  // namespace rlpool::atari
+// Bilinear resize of an RGB uint8 frame (row-major, 3 channels), with pixel
+// centres aligned as OpenCV's INTER_LINEAR aligns them; when both sizes are
+// equal it is a copy. Used where a caller asks for a render size other than
+// the one an env draws at.
+void resize_rgb(const std::uint8_t* src, int src_width, int src_height, std::uint8_t* dst, int dst_width,
+                int dst_height);
+
+}  // namespace rlpool
