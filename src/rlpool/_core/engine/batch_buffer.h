@@ -1,7 +1,7 @@
 // Batch buffers: one contiguous allocation holding a batch of results, one
 // array per field (observation entries, reward, flags, infos). Python views
 // each field as a numpy array without copying; a block handed to Python is
-// never written again while Python holds it (see bindings.cc).
+// never written again while Python holds it (see _core/python/results.cc).
 #pragma once
 
 #include <atomic>

@@ -3,14 +3,14 @@
 // path; what a reset or step means is in episode.h, and whether a batch is
 // worth the threads in cost_model.h.
 //
-// Data path: Python call -> bindings.cc writes actions into per-env action
-// slots -> Pool dispatches env ids to a worker thread, or runs them on the
-// caller when the batch is too cheap for a hand-off (run_task) ->
+// Data path: Python call -> the binding (_core/python) writes actions into
+// per-env action slots -> Pool dispatches env ids to a worker thread, or runs
+// them on the caller when the batch is too cheap for a hand-off (run_task) ->
 // step_or_reset (episode.cc) has the env (env.h) write straight into its row
 // of a batch Block (batch_buffer.h): row = env id in sync mode; in async mode
 // the next free row of the block being filled, in completion order (a
 // two-phase env writes there directly; others write a staging row that is
-// copied) -> the caller waits until the block is full and bindings.cc hands
+// copied) -> the caller waits until the block is full and the binding hands
 // it to Python as numpy views of its fields.
 //
 // Every public method is called from one Python thread at a time (the bindings

@@ -1,0 +1,119 @@
+// The nanobind module _rlpool_core: the Pool class (pool_binding.h), what the
+// registered env types are (env_types) and what an env of a configuration
+// writes (env_spec), the autoreset modes' names, and the XLA bridge's address.
+// At import it arms the exit gate (exit_gate.h) and notes Python's main thread
+// for the interrupt check (interrupt.h).
+#include <nanobind/nanobind.h>
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "_core/engine/autoreset.h"
+#include "_core/env/env.h"
+#include "_core/python/exit_gate.h"
+#include "_core/python/interrupt.h"
+#include "_core/python/pool_binding.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace rlpool::binding {
+namespace {
+
+nb::dict array_spec_dict(const ArraySpec& a) {
+  nb::dict d;
+  d["name"] = a.name;
+  d["dtype"] = dtype_name(a.dtype);
+  d["shape"] = nb::tuple(nb::cast(a.shape));
+  d["low"] = nb::cast(a.low);
+  d["high"] = nb::cast(a.high);
+  return d;
+}
+
+nb::dict env_spec(const std::string& env_type, const std::map<std::string, OptionValue>& config) {
+  const EnvType& type = find_env_type(env_type);
+  if (!type.unavailable.empty()) throw std::runtime_error(type.unavailable);
+  const EnvSpec s = type.spec(Config(config));
+  nb::list obs, info;
+  for (const auto& a : s.obs) obs.append(array_spec_dict(a));
+  for (const auto& a : s.info) info.append(array_spec_dict(a));
+  nb::dict d;
+  d["obs"] = obs;
+  d["obs_kind"] = obs_kind_name(s.obs_kind);
+  d["has_discount"] = s.has_discount;
+  d["action"] = array_spec_dict(s.action);
+  d["info"] = info;
+  d["render_width"] = s.render_width;
+  d["render_height"] = s.render_height;
+  d["render_any_size"] = s.render_any_size;
+  d["render_fps"] = s.render_fps;
+  d["render_cameras"] = s.render_cameras;
+  return d;
+}
+
+nb::list env_types() {
+  nb::list out;
+  for (const auto& name : env_type_names()) {
+    const EnvType& t = find_env_type(name);
+    nb::list options;
+    for (const auto& o : t.options) options.append(nb::make_tuple(o.name, o.default_value, o.doc));
+    out.append(nb::make_tuple(name, options, t.unavailable));
+  }
+  return out;
+}
+
+}  // namespace
+}  // namespace rlpool::binding
+
+NB_MODULE(_rlpool_core, m) {
+  using rlpool::binding::PyPool;
+  m.doc() = "rlpool's C++ engine: a pool of environments stepped by worker threads.";
+  nb::module_::import_("atexit").attr("register")(nb::cpp_function([] { rlpool::binding::exit_gate::close(); }));
+  Py_AtExit(rlpool::binding::exit_gate::quiet_leaks);
+  rlpool::binding::main_thread_ident = nb::cast<unsigned long>(nb::module_::import_("threading").attr("main_thread")().attr("ident"));
+  {
+    nb::list modes;
+    for (const char* name : rlpool::kAutoresetModeNames) modes.append(name);
+    m.attr("AUTORESET_MODES") = nb::tuple(modes);
+  }
+  nb::class_<rlpool::Block>(m, "_Block");
+  m.def("env_spec", &rlpool::binding::env_spec, "env_type"_a, "config"_a,
+        "The arrays an env type writes and its action, for a configuration.");
+  m.def("_xla_bridge_address", [] { return reinterpret_cast<std::uintptr_t>(&rlpool::binding::xla_bridge); },
+        "Address of the RlpoolXlaBridge the XLA FFI handlers call (rlpool/xla/xla_bridge.h).");
+  m.def("env_types", &rlpool::binding::env_types, "Registered C++ env types: (name, options as (name, default, doc), why this build cannot make it or '').");
+  nb::class_<PyPool>(m, "Pool")
+      .def(nb::init<const std::string&, const std::map<std::string, rlpool::OptionValue>&, int, int, int, int,
+                    const std::vector<std::uint64_t>&, int, const std::string&>(),
+           "env_type"_a, "config"_a, "num_envs"_a, "batch_size"_a, "num_threads"_a, "thread_affinity_offset"_a,
+           "seeds"_a, "max_episode_steps"_a, "autoreset_mode"_a)
+      // "action", EnvPool's name: the EnvPool layer hands this method out as its own step().
+      .def("step", &PyPool::step, "action"_a, "env_id"_a = nb::none())
+      .def("send", &PyPool::send, "action"_a, "env_id"_a = nb::none())
+      .def("recv", &PyPool::recv)
+      .def("reset", &PyPool::reset, "env_id"_a = nb::none(), "seed_ids"_a = std::vector<int>{},
+           "seeds"_a = std::vector<std::uint64_t>{})
+      .def("async_reset", &PyPool::async_reset)
+      .def("seed", &PyPool::seed, "env_id"_a, "seeds"_a)
+      .def("get_state", &PyPool::get_state, "env_id"_a)
+      .def("set_state", &PyPool::set_state, "env_id"_a, "state"_a)
+      .def("render", &PyPool::render, "env_ids"_a, "width"_a, "height"_a, "camera_id"_a,
+           "Frames of env_ids as a new (len(env_ids), height, width, 3) uint8 array.")
+      .def("close", &PyPool::close)
+      .def("xla_handle", &PyPool::xla_handle, "The bytes of this pool's XLA handle (see rlpool.xla).")
+      .def("fields", &PyPool::fields, "A batch's fields in layout order: (name, dtype, per-env shape).")
+      .def_prop_ro("closed", &PyPool::closed)
+      .def_prop_ro("num_envs", &PyPool::num_envs)
+      .def_prop_ro("batch_size", &PyPool::batch_size)
+      .def_prop_ro("num_threads", &PyPool::num_threads)
+      .def_prop_ro("max_episode_steps", &PyPool::max_episode_steps)
+      .def_prop_rw("export_discount", &PyPool::export_discount, &PyPool::set_export_discount,
+                   "Put the env's own discount (if it has one) in info['_rlpool_discount'] (for dm_env).")
+      .def_prop_rw("envpool_mode", &PyPool::envpool_mode, &PyPool::set_envpool_mode,
+                   "EnvPool 1.x's behaviour (rlpool.compat.envpool): float32 rewards, EnvPool's info layout, "
+                   "a first step without reset resets, float actions for a discrete space are cast, and a sync "
+                   "pool may step a subset of its envs (the result still has every env's row).");
+}

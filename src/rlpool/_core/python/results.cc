@@ -1,0 +1,90 @@
+// Results as Python sees them (pool_binding.h): numpy arrays that view a
+// batch block's fields, made once per block and handed out again each time
+// the block comes back, grouped as the env's obs kind says, with info holding
+// env_id, elapsed_step, the env's own entries and the entries only rlpool's
+// faces read (SameStep's final rows, the env's discount).
+#include <cstddef>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "_core/python/pool_binding.h"
+
+namespace rlpool::binding {
+
+namespace {
+
+nb::dlpack::dtype to_dlpack(DType dtype) {
+  switch (dtype) {
+    case DType::kBool: return nb::dtype<bool>();
+    case DType::kInt8: return nb::dtype<std::int8_t>();
+    case DType::kUInt8: return nb::dtype<std::uint8_t>();
+    case DType::kInt32: return nb::dtype<std::int32_t>();
+    case DType::kInt64: return nb::dtype<std::int64_t>();
+    case DType::kFloat32: return nb::dtype<float>();
+    case DType::kFloat64: return nb::dtype<double>();
+  }
+  return nb::dtype<std::uint8_t>();
+}
+
+}  // namespace
+
+Entry PyPool::make_entry(std::shared_ptr<Block> block) {
+  Entry e;
+  e.block = std::move(block);
+  nb::object owner = nb::cast(e.block);
+  const Layout& lay = *pool_->layout();
+  for (std::size_t f = 0; f < lay.fields.size(); ++f) {
+    const Field& field = lay.fields[f];
+    std::vector<std::size_t> shape{static_cast<std::size_t>(e.block->rows())};
+    for (auto d : field.shape) shape.push_back(static_cast<std::size_t>(d));
+    nb::ndarray<nb::numpy> arr(e.block->field(f), shape.size(), shape.data(), owner, nullptr,
+                               to_dlpack(field.dtype));
+    e.arrays.push_back(arr.cast());
+  }
+  return e;
+}
+
+nb::object PyPool::obs_of(const Entry& e, std::size_t first) const {
+  const Layout& lay = *pool_->layout();
+  switch (pool_->spec().obs_kind) {
+    case ObsKind::kArray: return e.arrays[first];
+    case ObsKind::kTuple: {
+      nb::list items;
+      for (std::size_t i = 0; i < lay.num_obs; ++i) items.append(e.arrays[first + i]);
+      return nb::tuple(items);
+    }
+    case ObsKind::kDict: break;
+  }
+  nb::dict d;
+  for (std::size_t i = 0; i < lay.num_obs; ++i) d[lay.fields[first + i].name.c_str()] = e.arrays[first + i];
+  return d;
+}
+
+nb::tuple PyPool::result(Entry& e, bool with_final) const {
+  const Layout& lay = *pool_->layout();
+  if (envpool_mode_) return envpool_result(e, with_final);
+  nb::dict info;
+  info["env_id"] = e.arrays[lay.env_id()];
+  info["elapsed_step"] = e.arrays[lay.elapsed_step()];
+  for (std::size_t i = 0; i < lay.num_info; ++i) info[lay.fields[lay.info(i)].name.c_str()] = e.arrays[lay.info(i)];
+  add_private_entries(e, info, with_final);
+  return nb::make_tuple(obs_of(e, 0), e.arrays[lay.reward()], e.arrays[lay.terminated()],
+                        e.arrays[lay.truncated()], info);
+}
+
+void PyPool::add_private_entries(const Entry& e, nb::dict& info, bool with_final) const {
+  const Layout& lay = *pool_->layout();
+  if (with_final && lay.has_final()) {
+    nb::dict final_info;
+    final_info["elapsed_step"] = e.arrays[lay.final_elapsed_step()];
+    for (std::size_t i = 0; i < lay.num_info; ++i) {
+      final_info[lay.fields[lay.final_info(i)].name.c_str()] = e.arrays[lay.final_info(i)];
+    }
+    info["_rlpool_final"] = nb::make_tuple(obs_of(e, lay.final_obs(0)), final_info);
+  }
+  // Only the dm adapter asks for it: gymnasium-style info stays as EnvPool's.
+  if (export_discount_ && lay.has_discount()) info["_rlpool_discount"] = e.arrays[lay.discount()];
+}
+
+}  // namespace rlpool::binding
