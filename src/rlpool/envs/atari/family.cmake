@@ -141,3 +141,7 @@ add_dependencies(_rlpool_core rlpool_ale_build)
 # version.hpp is generated in ALE's build tree.
 target_include_directories(_rlpool_core SYSTEM PRIVATE "${_ale_src}/src" "${_ale_build}/src/ale")
 target_link_libraries(_rlpool_core PRIVATE "${_ale_lib}" ZLIB::ZLIB)
+
+# The family's env sources, compiled into the module.
+file(GLOB _atari_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/*.cc")
+target_sources(_rlpool_core PRIVATE ${_atari_sources})

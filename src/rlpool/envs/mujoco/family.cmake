@@ -26,3 +26,7 @@ message(STATUS "rlpool MuJoCo envs: headers from ${RLPOOL_MUJOCO_DIR}/include, l
 target_include_directories(_rlpool_core SYSTEM PRIVATE "${RLPOOL_MUJOCO_DIR}/include")
 target_compile_definitions(_rlpool_core PRIVATE RLPOOL_MUJOCO_SONAME="${RLPOOL_MUJOCO_SONAME}")
 target_link_libraries(_rlpool_core PRIVATE ${CMAKE_DL_LIBS})
+
+# The family's env sources, compiled into the module.
+file(GLOB _mujoco_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/*.cc")
+target_sources(_rlpool_core PRIVATE ${_mujoco_sources})

@@ -46,3 +46,7 @@ target_link_libraries(_rlpool_procgen_check PRIVATE ${CMAKE_DL_LIBS})
 target_include_directories(_rlpool_procgen_check PRIVATE "${RLPOOL_INCLUDE_ROOT}")
 set_target_properties(_rlpool_procgen_check PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
 install(TARGETS _rlpool_procgen_check RUNTIME DESTINATION rlpool)
+
+# The family's env sources, compiled into the module.
+file(GLOB _procgen_sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/*.cc")
+target_sources(_rlpool_core PRIVATE ${_procgen_sources})
