@@ -7,15 +7,22 @@ warm-up, and reports env steps (batch rows returned) per second of
 another, so their figures are comparable.
 
 Nothing here is task-specific: a new family only needs its task ids
-registered in rlpool (and, for the peers, in gymnasium / EnvPool).
+registered in rlpool (and, for the peers, in gymnasium / EnvPool). A family
+may add peers of its own (its library stepped directly) in
+``rlpool/envs/<family>/peers.py``: a ``PEERS`` tuple of ``Peer``, and
+``GYM_PLUGINS`` where a package registers its tasks' gymnasium ids. They are
+found, as the families' registrations are, on first use.
 """
 
 from __future__ import annotations
 
 import gc
+import importlib
+import importlib.util
 import json
 import math
 import os
+import pkgutil
 import platform
 import statistics
 import sys
@@ -24,15 +31,17 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
 import rlpool
+import rlpool.envs
 from rlpool import registry
 
-PEERS: tuple[str, ...] = (
+OWN_PEERS: tuple[str, ...] = (
     "rlpool-sync",
     "rlpool-async",
     "rlpool-compat",
@@ -42,11 +51,8 @@ PEERS: tuple[str, ...] = (
     "envpool-async",
     "rlpool-xla",
     "envpool-xla",
-    "dm_control",
-    "vizdoom-procs",
-    "vizdoom-threads",
 )
-"""Every peer the benchmark knows, in the order they are run and shown.
+"""The peers every task may have, in the order they are run and shown; the families' own follow (``PEERS``).
 
 ``rlpool-xla`` and ``envpool-xla`` step a sync pool from inside ``jax.jit`` through each library's ``xla()``
 (EnvPool's XLA interface): one call is a jitted ``lax.scan`` of many ``step`` calls with the fixed actions.
@@ -58,10 +64,8 @@ EnvPool script gets after changing its import; next to ``rlpool-sync`` it shows 
 SEND_RECV_PEERS: frozenset[str] = frozenset({"rlpool-async", "envpool-async"})
 """Peers stepped EnvPool-style with ``recv()``/``send(actions, env_id)`` and ``batch_size < num_envs``.
 
-(gym-async is gymnasium's ``AsyncVectorEnv``: one subprocess per env, stepped with ``step``; dm_control, for
-the DeepMind Control Suite tasks, a Python loop over ``num_envs`` of dm_control's own environments;
-vizdoom-procs and vizdoom-threads, for the ViZDoom tasks, ``num_envs`` bare loops over vizdoom's own Python
-``DoomGame``, one per process or one per thread of this process.)
+(gym-async is gymnasium's ``AsyncVectorEnv``: one subprocess per env, stepped with ``step``. A family's own
+peers are described in its ``peers.py``.)
 """
 
 ACTION_SEED = 0
@@ -73,6 +77,62 @@ ENV_SEED = 0
 
 class PeerUnavailable(Exception):
     """A peer cannot run a task here (library missing, task unknown to it, ...)."""
+
+
+@dataclass(frozen=True)
+class Peer:
+    """A peer a family adds (in its ``peers.py``): usually its own library, stepped directly."""
+
+    name: str
+    check: Callable[[str], Any]
+    """``check(task)`` raises ``PeerUnavailable`` if the peer cannot run ``task`` at all (any ``num_envs``)."""
+    make: Callable[[str, int, np.ndarray], Runner]
+    """``make(task, num_envs, actions)``: the peer's envs, reset and ready to step (a ``Runner``)."""
+
+
+def _family_modules() -> list[Any]:
+    """Every family's ``peers.py`` (``rlpool/envs/<family>/peers.py``), in the families' order."""
+    modules = []
+    for info in sorted(pkgutil.iter_modules(rlpool.envs.__path__), key=lambda m: m.name):
+        name = f"{rlpool.envs.__name__}.{info.name}.peers"
+        if info.ispkg and importlib.util.find_spec(name) is not None:
+            modules.append(importlib.import_module(name))
+    return modules
+
+
+@cache
+def family_peers() -> dict[str, Peer]:
+    """The peers the families add, by name, in the families' order (imported on first use)."""
+    found: dict[str, Peer] = {}
+    for module in _family_modules():
+        for peer in getattr(module, "PEERS", ()):
+            if peer.name in OWN_PEERS or peer.name in found:
+                raise ValueError(f"{module.__name__}: peer {peer.name!r} is already known")
+            found[peer.name] = peer
+    return found
+
+
+@cache
+def gym_plugins() -> dict[str, str]:
+    """Task-id prefixes whose gymnasium ids a separate package registers when imported (the families' say)."""
+    plugins: dict[str, str] = {}
+    for module in _family_modules():
+        plugins.update(getattr(module, "GYM_PLUGINS", {}))
+    return plugins
+
+
+def known_peers() -> tuple[str, ...]:
+    """Every peer the benchmark knows, in the order they are run and shown: ``OWN_PEERS``, then the families'."""
+    return OWN_PEERS + tuple(family_peers())
+
+
+def __getattr__(name: str) -> Any:
+    """``PEERS`` (``known_peers()``) and ``GYM_PLUGINS`` (``gym_plugins()``), found on first use."""
+    if name == "PEERS":
+        return known_peers()
+    if name == "GYM_PLUGINS":
+        return gym_plugins()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -244,13 +304,9 @@ def _async_batch_size(num_envs: int) -> int:
 # --- peers: availability checks and factories -------------------------------------------------
 
 
-# Task-id prefixes whose gymnasium ids a separate package registers when imported.
-GYM_PLUGINS: dict[str, str] = {"MiniGrid-": "minigrid", "BabyAI-": "minigrid"}
-
-
 def _import_gym_plugin(task: str) -> None:
-    """Import the package that registers ``task``'s gymnasium id (minigrid for ``MiniGrid-*``), if installed."""
-    for prefix, module in GYM_PLUGINS.items():
+    """Import the package that registers ``task``'s gymnasium id (``gym_plugins()``), if installed."""
+    for prefix, module in gym_plugins().items():
         if task.startswith(prefix):
             try:
                 with warnings.catch_warnings():
@@ -324,12 +380,10 @@ def check_peer(peer: str, task: str) -> None:
     elif family == "envpool":
         if task not in _envpool().list_all_envs():
             raise PeerUnavailable(f"envpool does not know {task}")
-    elif peer == "dm_control":
-        _dm_control_task(task)
-    elif peer.startswith("vizdoom-"):
-        _check_doomgame(task)
+    elif peer in family_peers():
+        family_peers()[peer].check(task)
     else:
-        raise ValueError(f"unknown peer {peer!r}; known: {', '.join(PEERS)}")
+        raise ValueError(f"unknown peer {peer!r}; known: {', '.join(known_peers())}")
 
 
 def _make_rlpool(task: str, num_envs: int, actions: np.ndarray, asynchronous: bool) -> Runner:
@@ -370,7 +424,7 @@ def _make_gym(task: str, num_envs: int, actions: np.ndarray, asynchronous: bool)
     except ValueError:
         if not asynchronous:
             raise
-        # A space shared memory cannot hold (minigrid's MissionSpace of strings): pickled results instead.
+        # A space shared memory cannot hold (a MissionSpace of strings): pickled results instead.
         env = gymnasium.make_vec(gym_id, num_envs=num_envs, vectorization_mode=mode,
                                  vector_kwargs={"shared_memory": False})
     try:
@@ -385,7 +439,7 @@ def _make_envpool(task: str, num_envs: int, actions: np.ndarray, asynchronous: b
     batch_size = _async_batch_size(num_envs) if asynchronous else num_envs
     try:
         env = envpool.make_gymnasium(task, num_envs=num_envs, batch_size=batch_size, seed=ENV_SEED)
-    except ImportError as e:  # e.g. EnvPool's Procgen without the system's Qt 5 runtime
+    except ImportError as e:  # e.g. an EnvPool env whose system library (Qt 5, ...) is missing
         raise PeerUnavailable(f"envpool cannot make {task}: {e}") from None
     _ = env.observation_space  # EnvPool builds it lazily, on the first recv otherwise (and warns)
     # EnvPool takes int32 for integer actions whatever dtype its space reports.
@@ -399,138 +453,6 @@ def _make_envpool(task: str, num_envs: int, actions: np.ndarray, asynchronous: b
         raise
 
 
-def _dm_control_task(task: str) -> tuple[str, str]:
-    """(domain, task) of a DeepMind Control Suite task id; PeerUnavailable for others or without dm_control."""
-    from rlpool.envs.dmc.registration import DOMAINS, quiet_import, task_id
-
-    for domain in DOMAINS:
-        for name in domain.tasks:
-            if task_id(domain.name, name) == task:
-                try:
-                    with quiet_import():
-                        import dm_control.suite  # noqa: F401
-                except ImportError as e:
-                    raise PeerUnavailable(f"dm_control is not installed ({e})") from None
-                return domain.name, name
-    raise PeerUnavailable(f"{task} is not a DeepMind Control Suite task")
-
-
-class DmControlRunner:
-    """A Python loop over ``num_envs`` dm_control environments, each reset when its episode ends."""
-
-    def __init__(self, task: str, num_envs: int, actions: np.ndarray) -> None:
-        from rlpool.envs.dmc.registration import quiet_import
-
-        domain, name = _dm_control_task(task)
-        with quiet_import():  # GLFW: no display (nothing is rendered); absl on dm_control's XML
-            from dm_control import suite
-
-            self.envs = [suite.load(domain, name, task_kwargs={"random": ENV_SEED + i}) for i in range(num_envs)]
-        for env in self.envs:
-            env.reset()
-        self.actions = np.asarray(actions, np.float64)
-        self.batch_size = num_envs
-
-    def run(self, calls: int) -> None:
-        """Step every env ``calls`` times."""
-        pairs = list(zip(self.envs, self.actions, strict=True))
-        for _ in range(calls):
-            for env, action in pairs:
-                if env.step(action).last():
-                    env.reset()
-
-    def close(self) -> None:
-        """Drop the envs."""
-        self.envs = []
-
-
-def _check_doomgame(task: str) -> None:
-    """PeerUnavailable unless ``task`` is a ViZDoom task and vizdoom is installed."""
-    if task not in rlpool.list_all_envs() or registry.task(task).env_type != "Vizdoom":
-        raise PeerUnavailable(f"{task} is not a ViZDoom task")
-    try:
-        import vizdoom  # noqa: F401
-    except ImportError as e:
-        raise PeerUnavailable(f"vizdoom is not installed ({e})") from None
-
-
-def _doomgame_loop(task: str, seed: int, action: np.ndarray, calls: Any, done: Any, folder: str, own: bool) -> None:
-    """One bare DoomGame loop: per request of n calls, n ``make_action(action, frame_skip)`` steps.
-
-    ``folder``: the runner's temporary folder, for the engine's files; ``own``: this loop has a process
-    of its own, which then works in that folder (the engine starts there and writes its _vizdoom/ there).
-    """
-    from rlpool.envs.vizdoom.registration import doomgame
-
-    if own:
-        os.chdir(folder)
-    frame_skip = int(registry.task(task).env_defaults.get("frame_skip", 4))
-    game = doomgame(task, config_path=os.path.join(folder, f"_vizdoom_{seed}.ini"))
-    game.set_seed(seed)
-    game.init()
-    act = [float(a) for a in action]
-    try:
-        while (n := calls.get()) is not None:
-            for _ in range(n):
-                game.make_action(act, frame_skip)
-                if game.is_episode_finished():
-                    game.new_episode()
-            done.put(n)
-    finally:
-        game.close()
-
-
-class DoomGameRunner:
-    """``num_envs`` bare loops over vizdoom's Python ``DoomGame``: one per process, or one per thread."""
-
-    def __init__(self, task: str, num_envs: int, actions: np.ndarray, processes: bool) -> None:
-        import tempfile
-
-        # The engines write their settings and a _vizdoom/ folder where they start: here, not in the
-        # caller's folder (threads: this process works in it until close()).
-        self.folder = tempfile.TemporaryDirectory(prefix="rlpool-bench-vizdoom-")
-        self.cwd = None if processes else os.getcwd()
-        if not processes:
-            os.chdir(self.folder.name)
-        if processes:
-            import multiprocessing
-
-            ctx = multiprocessing.get_context("spawn")
-            make_queue, make_worker = ctx.Queue, ctx.Process
-        else:
-            import queue
-            import threading
-
-            make_queue, make_worker = queue.Queue, threading.Thread
-        self.done = make_queue()
-        self.calls = [make_queue() for _ in range(num_envs)]
-        self.workers = [
-            make_worker(target=_doomgame_loop, daemon=True,
-                        args=(task, ENV_SEED + i, actions[i], self.calls[i], self.done, self.folder.name, processes))
-            for i in range(num_envs)
-        ]
-        for w in self.workers:
-            w.start()
-        self.batch_size = num_envs
-
-    def run(self, calls: int) -> None:
-        """Every loop makes ``calls`` steps; returns when all have."""
-        for q in self.calls:
-            q.put(calls)
-        for _ in self.calls:
-            self.done.get()
-
-    def close(self) -> None:
-        """End the loops (each closes its game)."""
-        for q in self.calls:
-            q.put(None)
-        for w in self.workers:
-            w.join(timeout=30)
-        if self.cwd is not None:
-            os.chdir(self.cwd)
-        self.folder.cleanup()
-
-
 _FACTORIES: dict[str, Callable[[str, int, np.ndarray], Runner]] = {
     "rlpool-sync": lambda t, n, a: _make_rlpool(t, n, a, False),
     "rlpool-async": lambda t, n, a: _make_rlpool(t, n, a, True),
@@ -541,9 +463,6 @@ _FACTORIES: dict[str, Callable[[str, int, np.ndarray], Runner]] = {
     "envpool-async": lambda t, n, a: _make_envpool(t, n, a, True),
     "rlpool-xla": lambda t, n, a: _make_xla("rlpool", t, n, a),
     "envpool-xla": lambda t, n, a: _make_xla("envpool", t, n, a),
-    "dm_control": DmControlRunner,
-    "vizdoom-procs": lambda t, n, a: DoomGameRunner(t, n, a, True),
-    "vizdoom-threads": lambda t, n, a: DoomGameRunner(t, n, a, False),
 }
 
 
@@ -556,7 +475,9 @@ def make_runner(peer: str, task: str, num_envs: int, actions: np.ndarray) -> Run
     """
     if peer in SEND_RECV_PEERS and num_envs < 2:
         raise PeerUnavailable("send/recv mode needs num_envs >= 2 (batch_size = num_envs // 2)")
-    return _FACTORIES[peer](task, num_envs, actions)
+    if peer in _FACTORIES:
+        return _FACTORIES[peer](task, num_envs, actions)
+    return family_peers()[peer].make(task, num_envs, actions)
 
 
 # --- timing -----------------------------------------------------------------------------------
@@ -630,7 +551,7 @@ def measure(
 def run_benchmark(
     tasks: Sequence[str],
     num_envs: Sequence[int],
-    peers: Sequence[str] = PEERS,
+    peers: Sequence[str] | None = None,
     *,
     steps: int | None = None,
     seconds: float = 2.0,
@@ -644,10 +565,11 @@ def run_benchmark(
     then in reverse, by turns, and each peer's rate is the median of its rounds: on a machine whose speed
     drifts (a shared VM) the peers then share its slow and fast moments, which one measurement each, one
     peer after another, does not. Peers that cannot run a task are recorded in ``BenchResult.skipped``
-    (checked once per task and peer) instead of failing the run.
+    (checked once per task and peer) instead of failing the run. ``peers`` defaults to every known one.
     """
     from tqdm import tqdm
 
+    peers = known_peers() if peers is None else peers
     result = BenchResult()
     unavailable: dict[tuple[str, str], str | None] = {}  # (task, peer) -> why it cannot run
     total = len(tasks) * len(num_envs) * len(peers) * rounds
@@ -827,10 +749,12 @@ def write_json(report: dict[str, Any], path: Path) -> None:
     path.write_text(json.dumps(report, indent=2) + "\n")
 
 
-def plot(result: BenchResult, path: Path, peers: Sequence[str] = PEERS) -> None:
+def plot(result: BenchResult, path: Path, peers: Sequence[str] | None = None) -> None:
     """Steps/s against num_envs (log-log), one subplot per task and one line per peer, to a PNG."""
     import matplotlib
 
+    colors = known_peers()
+    peers = colors if peers is None else peers
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -846,7 +770,7 @@ def plot(result: BenchResult, path: Path, peers: Sequence[str] = PEERS) -> None:
             if points:
                 xs, ys = zip(*points, strict=True)
                 style = "--" if peer.endswith("-async") else "-"
-                ax.plot(xs, ys, style, marker="o", color=f"C{PEERS.index(peer)}", label=peer)
+                ax.plot(xs, ys, style, marker="o", color=f"C{colors.index(peer)}", label=peer)
         ax.set_xscale("log", base=2)
         ticks = sorted({m.num_envs for m in result.measurements if m.task == task})
         if ticks:
