@@ -104,7 +104,15 @@ struct Option {
   std::string name;
   OptionValue default_value;
   std::string doc;
+  // A float option that may be +-inf (a range's end, where inf means no bound;
+  // a time limit, where it means none): Python lets inf through only to these
+  // (its checks of option values refuse NaN always, inf elsewhere), and the
+  // env reads them with Config::get_bound.
+  bool may_be_inf = false;
 };
+
+// Option::may_be_inf, as a declaration spells it: {"healthy_z_max", inf, "...", kMayBeInf}.
+inline constexpr bool kMayBeInf = true;
 
 // Option values after Python validated and typed them.
 class Config {

@@ -1,6 +1,7 @@
-// The nanobind module _rlpool_core: the Pool class (pool_binding.h), what the
-// registered env types are (env_types) and what an env of a configuration
-// writes (env_spec), the autoreset modes' names, and the XLA bridge's address.
+// The nanobind module _rlpool_core: the Pool class (pool_binding.h), the
+// registered env types and their options (env_types, each option an
+// OptionInfo), what an env of a configuration writes (env_spec), the
+// autoreset modes' names, and the XLA bridge's address.
 // At import it arms the exit gate (exit_gate.h) and notes Python's main thread
 // for the interrupt check (interrupt.h).
 #include <nanobind/nanobind.h>
@@ -54,12 +55,46 @@ nb::dict env_spec(const std::string& env_type, const std::map<std::string, Optio
   return d;
 }
 
+// An option as env_types() describes it: a tuple (name, default, doc), so that
+// code unpacking three items reads it as before, whose fields are also there
+// by name, may_be_inf (Option::may_be_inf) by name only.
+PyStructSequence_Field option_info_fields[] = {
+    {"name", "the option's name"},
+    {"default", "its default value, of the option's type (bool, int, float or str)"},
+    {"doc", "what the option does"},
+    {"may_be_inf", "True for a float option that may be +-inf; other float options must be finite"},
+    {nullptr, nullptr},
+};
+PyStructSequence_Desc option_info_desc = {
+    "rlpool._rlpool_core.OptionInfo",
+    "An env type's option: (name, default, doc), and may_be_inf by name.",
+    option_info_fields,
+    3,  // in the tuple: name, default, doc
+};
+PyTypeObject* option_info_type = nullptr;  // made at import; the module holds it
+
+void add_option_info_type(nb::module_& m) {
+  option_info_type = PyStructSequence_NewType(&option_info_desc);
+  if (option_info_type == nullptr) throw nb::python_error();
+  m.attr("OptionInfo") = nb::steal(reinterpret_cast<PyObject*>(option_info_type));
+}
+
+nb::object option_info(const Option& o) {
+  nb::object info = nb::steal(PyStructSequence_New(option_info_type));
+  if (!info.is_valid()) throw nb::python_error();
+  PyStructSequence_SetItem(info.ptr(), 0, nb::cast(o.name).release().ptr());
+  PyStructSequence_SetItem(info.ptr(), 1, nb::cast(o.default_value).release().ptr());
+  PyStructSequence_SetItem(info.ptr(), 2, nb::cast(o.doc).release().ptr());
+  PyStructSequence_SetItem(info.ptr(), 3, nb::cast(o.may_be_inf).release().ptr());
+  return info;
+}
+
 nb::list env_types() {
   nb::list out;
   for (const auto& name : env_type_names()) {
     const EnvType& t = find_env_type(name);
     nb::list options;
-    for (const auto& o : t.options) options.append(nb::make_tuple(o.name, o.default_value, o.doc));
+    for (const auto& o : t.options) options.append(option_info(o));
     out.append(nb::make_tuple(name, options, t.unavailable));
   }
   return out;
@@ -73,18 +108,23 @@ NB_MODULE(_rlpool_core, m) {
   m.doc() = "rlpool's C++ engine: a pool of environments stepped by worker threads.";
   nb::module_::import_("atexit").attr("register")(nb::cpp_function([] { rlpool::binding::exit_gate::close(); }));
   Py_AtExit(rlpool::binding::exit_gate::quiet_leaks);
-  rlpool::binding::main_thread_ident = nb::cast<unsigned long>(nb::module_::import_("threading").attr("main_thread")().attr("ident"));
+  rlpool::binding::main_thread_ident =
+      nb::cast<unsigned long>(nb::module_::import_("threading").attr("main_thread")().attr("ident"));
   {
     nb::list modes;
     for (const char* name : rlpool::kAutoresetModeNames) modes.append(name);
     m.attr("AUTORESET_MODES") = nb::tuple(modes);
   }
+  rlpool::binding::add_option_info_type(m);
   nb::class_<rlpool::Block>(m, "_Block");
   m.def("env_spec", &rlpool::binding::env_spec, "env_type"_a, "config"_a,
         "The arrays an env type writes and its action, for a configuration.");
   m.def("_xla_bridge_address", [] { return reinterpret_cast<std::uintptr_t>(&rlpool::binding::xla_bridge); },
         "Address of the RlpoolXlaBridge the XLA FFI handlers call (rlpool/xla/xla_bridge.h).");
-  m.def("env_types", &rlpool::binding::env_types, "Registered C++ env types: (name, options as (name, default, doc), why this build cannot make it or '').");
+  m.def("env_types", &rlpool::binding::env_types,
+        "Registered C++ env types: (name, options, why this build cannot make it or ''); each option an "
+        "OptionInfo, a tuple (name, default, doc) with the field may_be_inf (by name only): whether a float "
+        "option may be +-inf.");
   nb::class_<PyPool>(m, "Pool")
       .def(nb::init<const std::string&, const std::map<std::string, rlpool::OptionValue>&, int, int, int, int,
                     const std::vector<std::uint64_t>&, int, const std::string&>(),

@@ -93,7 +93,7 @@ std::vector<Option> base_options(const std::string& default_task) {
       // Read in Python (rlpool.envs.dmc), where it sets the default max_episode_steps.
       {"time_limit", INFINITY,
        "episode length in seconds (dm_control's time_limit; inf: none): max_episode_steps is "
-       "ceil(time_limit / (control timestep * frame_skip)) unless given"},
+       "ceil(time_limit / (control timestep * frame_skip)) unless given", kMayBeInf},
       {"_model_file", std::string(), "dm_control's compiled model of the task, as MJB (set by rlpool.envs.dmc)"},
   };
   for (Option& o : pixel_options()) options.push_back(std::move(o));

@@ -151,8 +151,8 @@ std::vector<Option> v4_options() {
       {"ctrl_cost_weight", 0.1, "weight of the control cost"},
       {"healthy_reward", 5.0, "reward per step while healthy"},
       {"terminate_when_unhealthy", true, "terminate when the torso leaves healthy_z_min..healthy_z_max"},
-      {"healthy_z_min", 1.0, "lowest healthy torso height (healthy_z_range[0])"},
-      {"healthy_z_max", 2.0, "highest healthy torso height (healthy_z_range[1])"},
+      {"healthy_z_min", 1.0, "lowest healthy torso height (healthy_z_range[0])", kMayBeInf},
+      {"healthy_z_max", 2.0, "highest healthy torso height (healthy_z_range[1])", kMayBeInf},
       {"reset_noise_scale", 1e-2, "qpos + U(-s, s), qvel + U(-s, s) at reset"},
       {"exclude_current_positions_from_observation", true, "leave the torso's x, y out of the observation"},
   });
@@ -164,8 +164,8 @@ std::vector<Option> v5_options() {
   options.insert(options.end(), {
       {"contact_cost_weight", 5e-7, "weight of the contact cost"},
       {"contact_cost_min", -std::numeric_limits<double>::infinity(),
-       "the contact cost is clipped below (contact_cost_range[0])"},
-      {"contact_cost_max", 10.0, "the contact cost is clipped above (contact_cost_range[1])"},
+       "the contact cost is clipped below (contact_cost_range[0])", kMayBeInf},
+      {"contact_cost_max", 10.0, "the contact cost is clipped above (contact_cost_range[1])", kMayBeInf},
   });
   auto obs = HumanoidObs::include_options();
   options.insert(options.end(), obs.begin(), obs.end());

@@ -104,8 +104,8 @@ std::vector<Option> v5_options() {
       {"ctrl_cost_weight", 0.1, "weight of the control cost"},
       {"impact_cost_weight", 5e-7, "weight of the impact (contact force) cost"},
       {"impact_cost_min", -std::numeric_limits<double>::infinity(),
-       "the impact cost is clipped below (impact_cost_range[0])"},
-      {"impact_cost_max", 10.0, "the impact cost is clipped above (impact_cost_range[1])"},
+       "the impact cost is clipped below (impact_cost_range[0])", kMayBeInf},
+      {"impact_cost_max", 10.0, "the impact cost is clipped above (impact_cost_range[1])", kMayBeInf},
       {"reset_noise_scale", 1e-2, "qpos + U(-s, s), qvel + U(-s, s) at reset"},
       {"exclude_current_positions_from_observation", true, "leave the torso's x, y out of the observation"},
   });
