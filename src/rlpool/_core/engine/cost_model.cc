@@ -1,3 +1,5 @@
+// The cost model's estimates (cost_model.h): moving averages of sampled task
+// times and of threaded batches' wall times.
 #include "_core/engine/cost_model.h"
 
 #include <algorithm>

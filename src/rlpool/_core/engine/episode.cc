@@ -1,3 +1,5 @@
+// step_or_reset (episode.h): one env's turn -- a reset or a step -- into its
+// row of a batch block, with the engine's episode rules applied around it.
 #include "_core/engine/episode.h"
 
 #include <cstring>

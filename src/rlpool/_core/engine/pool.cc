@@ -1,3 +1,6 @@
+// The pool's threads and data path (pool.h): construction and close, env id
+// checks, sync and async dispatch to the workers or the caller, the waits for
+// a full block, the worker loop, each env task, render and state calls.
 #include "_core/engine/pool.h"
 
 #include <pthread.h>

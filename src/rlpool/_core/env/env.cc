@@ -1,3 +1,5 @@
+// The env SDK's out-of-line parts (env.h): dtype and obs kind names, info
+// lookups, Config's range checks, and the registry of env types.
 #include "_core/env/env.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// Pixel observations (pixels.h): the spec of a from_pixels env and the
+// PixelObservation wrapper that renders, transposes and stacks its frames.
 #include "_core/gfx/pixels.h"
 
 #include <algorithm>
