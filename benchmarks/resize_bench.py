@@ -3,7 +3,7 @@
 Records --frames env steps of Pong with a raw ALE (random minimal-set actions, frame skip 4): each record
 is max(frame 3, frame 4) in gray plus the flags of the rows where either of those two frames changed since
 the last step (what the env passes to ``Resizer::run`` to reuse unchanged rows). Then compiles
-``resize_bench.cc`` against this tree's ``src/rlpool/envs/atari/resize.h`` (and, with --baseline REV,
+``resize_bench.cc`` against this tree's ``src/rlpool/_core/gfx/resize.h`` (and, with --baseline REV,
 against that git revision's resize.h too) with the extension's compiler flags, and times ``Resizer::run``
 per call (the changed rows of the pooled frame are written in place before each call, as the env does),
 alternating the variants over --rounds rounds; prints the median of the rounds' medians and checks that
@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-HEADER = Path("src/rlpool/envs/atari/resize.h")
+HEADER = Path("src/rlpool/_core/gfx/resize.h")
 
 
 def record(path: Path, frames: int, seed: int) -> float:

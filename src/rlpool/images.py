@@ -3,7 +3,7 @@
 gymnasium draws Pendulum's torque arrow and the toy text tiles and figures from PNG files in its package.
 rlpool's C++ renderers draw the same pixels from the same files: ``prepare(...)``, a task's registration
 hook, decodes them (once per gymnasium install) into the cache (``rlpool.cache``) as plain ARGB files that
-the C++ side reads (``draw::load`` in ``_core/draw.h``), and gives the env that folder as its hidden
+the C++ side reads (``draw::load`` in ``_core/gfx/images.h``), and gives the env that folder as its hidden
 ``_images`` option. Nothing of gymnasium's is copied into rlpool's sources.
 
 The file format: ``RLPIMG01``, then width and height (uint32, little-endian), then ``height * width``

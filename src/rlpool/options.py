@@ -40,37 +40,12 @@ POOL_OPTIONS: dict[str, Any] = {
 RENDER_MODES: tuple[str | None, ...] = (None, "rgb_array", "human")
 
 
-INF_OPTIONS: frozenset[str] = frozenset(
-    {
-        # Ends of a range, where +-inf means "no bound" (gymnasium's healthy_z_range=(0.7, inf), ...).
-        "healthy_z_min",
-        "healthy_z_max",
-        "healthy_state_min",
-        "healthy_state_max",
-        "healthy_angle_min",
-        "healthy_angle_max",
-        "contact_force_min",
-        "contact_force_max",
-        "contact_cost_min",
-        "contact_cost_max",
-        "impact_cost_min",
-        "impact_cost_max",
-        # Time limits, where inf means "never" (dm_control's default).
-        "time_limit",
-    }
-)
-"""Float env options that may be +-inf; every other float option must be finite, and none may be NaN.
-
-Kept by name, in one place: every family uses these names with the same meaning. The env's own
-checks (``Config::get_bound``) may narrow them further (e.g. a time limit cannot be -inf).
-"""
-
-
-def coerce(name: str, value: Any, default: Any) -> Any:
+def coerce(name: str, value: Any, default: Any, may_be_inf: bool = False) -> Any:
     """Type-check an env option against the type of its default, without lossy casts.
 
-    Ints must fit the engine's int64; floats must be finite (NaN never passes; +-inf only for the
-    options in ``INF_OPTIONS``). A wrong type is a TypeError, a bad value a ValueError naming the option.
+    Ints must fit the engine's int64; floats must be finite (NaN never passes; +-inf only where the
+    option says ``may_be_inf``, as an env type declares in C++, e.g. a bound meaning "none"). A wrong
+    type is a TypeError, a bad value a ValueError naming the option.
     """
     if isinstance(default, bool):
         if isinstance(value, (bool, np.bool_)):
@@ -90,9 +65,9 @@ def coerce(name: str, value: Any, default: Any) -> Any:
             except OverflowError:
                 raise ValueError(f"option {name!r} is too large for a float64, got {value}") from None
             if np.isnan(number):
-                allowed = "a number or +-inf" if name in INF_OPTIONS else "finite"
+                allowed = "a number or +-inf" if may_be_inf else "finite"
                 raise ValueError(f"option {name!r} must be {allowed}, got nan")
-            if np.isinf(number) and name not in INF_OPTIONS:
+            if np.isinf(number) and not may_be_inf:
                 raise ValueError(f"option {name!r} must be finite, got {number}")
             return number
     elif isinstance(default, str):

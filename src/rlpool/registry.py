@@ -53,10 +53,13 @@ _TASKS: dict[str, TaskSpec] = {}
 _ALIASES: dict[str, tuple[str, dict[str, Any]]] = {}
 """Other names of registered tasks, for API layers that accept them (EnvPool's ``phys2d/CartPole-v1``, ...)."""
 _ENV_TYPES: dict[str, list[tuple[str, Any, str]]] = {}
+_INF: dict[str, frozenset[str]] = {}
+"""Per env type, its float options that may be +-inf (declared with the option in C++: ``may_be_inf``)."""
 _UNAVAILABLE: dict[str, str] = {}
 """Env types this build cannot make (a library was missing when it was compiled): the reason, naming it."""
 for _name, _options, _why in _core.env_types():
     _ENV_TYPES[_name] = _options
+    _INF[_name] = frozenset(o.name for o in _options if o.may_be_inf)
     if _why:
         _UNAVAILABLE[_name] = _why
 
@@ -221,6 +224,11 @@ class OptionDoc:
 def env_type_options(env_type: str) -> list[tuple[str, Any, str]]:
     """The options an env type declares in C++: (name, default, doc), in declared order."""
     return _ENV_TYPES[env_type]
+
+
+def inf_options(env_type: str) -> frozenset[str]:
+    """The float options of ``env_type`` that may be +-inf (a bound meaning "none", a limit meaning "never")."""
+    return _INF[env_type]
 
 
 def option_docs(task_id: str) -> list[OptionDoc]:

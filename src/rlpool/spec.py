@@ -25,7 +25,7 @@ from rlpool.options import (
     env_id_list,
     seeds_for,
 )
-from rlpool.registry import env_type_options, task
+from rlpool.registry import env_type_options, inf_options, task
 
 
 class EnvSpec:
@@ -87,7 +87,10 @@ class EnvSpec:
         given = {k: kwargs[k] for k in env_options if k in kwargs}
         if t.encode is not None:
             given = t.encode(given)
-        env_config = {k: coerce(k, given[k], env_options[k]) if k in given else env_options[k] for k in env_options}
+        inf = inf_options(t.env_type)
+        env_config = {
+            k: coerce(k, given[k], env_options[k], k in inf) if k in given else env_options[k] for k in env_options
+        }
         # The render size and camera reach the envs too (size 0: the env's own): pixel observations use them.
         for key in ("render_width", "render_height"):
             if pool[key] is not None:

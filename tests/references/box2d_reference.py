@@ -25,7 +25,7 @@ def _rotl(x: int, k: int) -> int:
 
 
 class XoshiroGenerator:
-    """The draws of rlpool's C++ ``Rng`` (src/rlpool/_core/rng.h) with numpy Generator's method names."""
+    """The draws of rlpool's C++ ``Rng`` (src/rlpool/_core/env/rng.h) with numpy Generator's method names."""
 
     def __init__(self, words: tuple[int, int, int, int]) -> None:
         self.s = [int(w) & MASK for w in words]

@@ -1,6 +1,6 @@
 """Rendering of the Box2D tasks against gymnasium's own ``rgb_array`` frames.
 
-rlpool draws gymnasium's pygame picture in C++ (``_core/draw.h``: pygame-ce's draw and SDL_gfx's gfxdraw
+rlpool draws gymnasium's pygame picture in C++ (``_core/gfx/draw.h``: pygame-ce's draw and SDL_gfx's gfxdraw
 arithmetic). Each task is stepped in lockstep with gymnasium from the same random draws
 (``box2d_reference.start_pair``) with the same actions -- gymnasium's heuristic controllers, which land
 the lander between the flags and walk the walker (hardcore obstacles in view), mixed with random bursts

@@ -1,6 +1,6 @@
 """Rendering of the classic control tasks against gymnasium's own ``rgb_array`` frames.
 
-rlpool draws gymnasium's pygame picture in C++ (``_core/draw.h``: pygame-ce's gfxdraw and draw
+rlpool draws gymnasium's pygame picture in C++ (``_core/gfx/draw.h``: pygame-ce's gfxdraw and draw
 arithmetic), so the frames are compared bitwise: each task is stepped in lockstep with gymnasium from
 the same state with the same actions, with states near the edges of the picture injected into both
 (cart far off and half out of the window, pole far tilted, car at the walls, links upright), Pendulum

@@ -2,7 +2,7 @@
 
 FrozenLake, CliffWalking and Taxi draw gymnasium's pictures from its PNG images, read from the installed
 gymnasium (``rlpool.images`` decodes them into the cache) and scaled and blitted with pygame's arithmetic
-(``_core/draw.h``). Each task
+(``_core/gfx/draw.h``). Each task
 is stepped beside gymnasium with the same actions, gymnasium's state copied in after each step (their
 random streams differ on slippery ice and in the rain), and every frame compared; FrozenLake also on maps
 of other sizes (cells scaled to fit 512 pixels). Blackjack draws gymnasium's table, its images too.

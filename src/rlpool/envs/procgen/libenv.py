@@ -94,7 +94,7 @@ def rand_seed(seed: int) -> int:
     """The libenv ``rand_seed`` of an rlpool env seeded with ``seed``: ``Rng(seed).next() >> 33``.
 
     rlpool's per-env generator is xoshiro256++ whose four words come from splitmix64 of the seed
-    (``_core/rng.h``); this recomputes its first draw.
+    (``_core/env/rng.h``); this recomputes its first draw.
     """
     mask = 2**64 - 1
     words = []

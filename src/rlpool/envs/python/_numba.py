@@ -1,7 +1,7 @@
 """numba pieces the compiled wrappers of Python-written envs use (imported only when numba is installed).
 
 - ``Rng``: the numba type of the ``rng`` argument, a view of the env's engine
-  ``Rng`` (src/rlpool/_core/rng.h) through the C functions numba_env.cc passes,
+  ``Rng`` (src/rlpool/_core/env/rng.h) through the C functions numba_env.cc passes,
   with numpy-Generator-like methods ``random``, ``uniform``, ``normal``,
   ``integers`` and ``bits``.
 - ``guarded_call``: calls a jitted function and, if it raises, hands the

@@ -1,6 +1,6 @@
 """The same functions as plain Python: ``reference(task_id)``, one env, no numba, no pool.
 
-``Rng`` is the engine's per-env generator (``_core/rng.h``) written in plain
+``Rng`` is the engine's per-env generator (``_core/env/rng.h``) written in plain
 Python, drawing exactly what the compiled ``rng`` argument draws;
 ``ReferenceEnv`` runs a registered task's ``reset``/``step`` (and ``render``)
 on numpy arrays laid out as the pool's, so it reproduces a pool env's
