@@ -27,6 +27,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADER = Path("src/rlpool/_core/gfx/resize.h")
+OLD_HEADER = Path("src/rlpool/envs/atari/resize.h")  # where revisions before the core's gfx/ had it
 
 
 def record(path: Path, frames: int, seed: int) -> float:
@@ -95,8 +96,11 @@ def main() -> None:
         if args.baseline:
             base_dir = tmp / "baseline"
             base_dir.mkdir()
-            text = subprocess.run(["git", "-C", str(ROOT), "show", f"{args.baseline}:{HEADER}"], check=True,
-                                  capture_output=True, text=True).stdout
+            shown = [subprocess.run(["git", "-C", str(ROOT), "show", f"{args.baseline}:{path}"],
+                                    capture_output=True, text=True) for path in (HEADER, OLD_HEADER)]
+            text = next((s.stdout for s in shown if s.returncode == 0), None)
+            if text is None:
+                raise SystemExit(f"{args.baseline} has neither {HEADER} nor {OLD_HEADER}")
             (base_dir / "resize.h").write_text(text)
             variants["baseline"] = base_dir
         exes = {}
