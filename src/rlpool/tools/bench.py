@@ -17,12 +17,9 @@ found, as the families' registrations are, on first use.
 from __future__ import annotations
 
 import gc
-import importlib
-import importlib.util
 import json
 import math
 import os
-import pkgutil
 import platform
 import statistics
 import sys
@@ -38,8 +35,8 @@ from typing import Any, Protocol
 import numpy as np
 
 import rlpool
-import rlpool.envs
 from rlpool import registry
+from rlpool.envs import family_modules
 
 OWN_PEERS: tuple[str, ...] = (
     "rlpool-sync",
@@ -90,21 +87,11 @@ class Peer:
     """``make(task, num_envs, actions)``: the peer's envs, reset and ready to step (a ``Runner``)."""
 
 
-def _family_modules() -> list[Any]:
-    """Every family's ``peers.py`` (``rlpool/envs/<family>/peers.py``), in the families' order."""
-    modules = []
-    for info in sorted(pkgutil.iter_modules(rlpool.envs.__path__), key=lambda m: m.name):
-        name = f"{rlpool.envs.__name__}.{info.name}.peers"
-        if info.ispkg and importlib.util.find_spec(name) is not None:
-            modules.append(importlib.import_module(name))
-    return modules
-
-
 @cache
 def family_peers() -> dict[str, Peer]:
     """The peers the families add, by name, in the families' order (imported on first use)."""
     found: dict[str, Peer] = {}
-    for module in _family_modules():
+    for module in [m for _, m in family_modules("peers")]:
         for peer in getattr(module, "PEERS", ()):
             if peer.name in OWN_PEERS or peer.name in found:
                 raise ValueError(f"{module.__name__}: peer {peer.name!r} is already known")
@@ -116,7 +103,7 @@ def family_peers() -> dict[str, Peer]:
 def gym_plugins() -> dict[str, str]:
     """Task-id prefixes whose gymnasium ids a separate package registers when imported (the families' say)."""
     plugins: dict[str, str] = {}
-    for module in _family_modules():
+    for module in [m for _, m in family_modules("peers")]:
         plugins.update(getattr(module, "GYM_PLUGINS", {}))
     return plugins
 

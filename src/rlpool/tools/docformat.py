@@ -10,10 +10,7 @@ It does not import ``rlpool.spec``: ``EnvSpec.describe()`` reaches this module.
 from __future__ import annotations
 
 import functools
-import importlib
-import importlib.util
 import math
-import pkgutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -45,16 +42,13 @@ def family_docs() -> tuple[FamilyDoc, ...]:
     A family without a ``docs`` module has no page (its tasks' env types must then be in
     ``UNDOCUMENTED_ENV_TYPES``). Importing ``rlpool.envs`` registers every family's tasks first.
     """
-    import rlpool.envs
+    from rlpool.envs import family_modules
 
     docs = []
-    for info in sorted(pkgutil.iter_modules(rlpool.envs.__path__), key=lambda m: m.name):
-        name = f"rlpool.envs.{info.name}.docs"
-        if not info.ispkg or importlib.util.find_spec(name) is None:
-            continue
-        doc = importlib.import_module(name).reference_doc()
-        if doc.name != info.name:
-            raise ValueError(f"{name}: reference_doc() names its family {doc.name!r}")
+    for family, module in family_modules("docs"):
+        doc = module.reference_doc()
+        if doc.name != family:
+            raise ValueError(f"{module.__name__}: reference_doc() names its family {doc.name!r}")
         docs.append(doc)
     return tuple(docs)
 

@@ -37,10 +37,7 @@ Here: ``make*``, ``make_spec``, ids and seeding. ``spec.py`` holds the specs, ``
 from __future__ import annotations
 
 # Imported as "X as X": the rest of the layer's namespace (its parts, and the names its code uses).
-import importlib
-import importlib.util
 import os
-import pkgutil
 import warnings as warnings
 from collections import namedtuple as namedtuple
 from collections.abc import Sequence
@@ -51,7 +48,6 @@ import gymnasium as gymnasium
 import numpy as np
 
 import rlpool
-import rlpool.envs
 from rlpool import registry as registry
 from rlpool.api.dm_steps import StepTypes as StepTypes
 from rlpool.api.gymnasium import GymnasiumVectorEnv as GymnasiumVectorEnv
@@ -64,6 +60,7 @@ from rlpool.compat.envpool.pools import DMEnvPool, EnvPool, GymnasiumEnvPool
 from rlpool.compat.envpool.pools import FrameStack as FrameStack
 from rlpool.compat.envpool.pools import envpool_info as envpool_info
 from rlpool.compat.envpool.spec import ArraySpec, EnvSpec
+from rlpool.envs import family_modules
 from rlpool.options import MAX_ENVS, POOL_OPTIONS, check_int
 from rlpool.registry import list_aliases, register_alias, resolve_alias, unknown_task_message
 from rlpool.spec import EnvSpec as RlpoolEnvSpec
@@ -280,10 +277,7 @@ def _load_families() -> None:
 
     Each registers its layout (``register_layout``) and EnvPool's ids of its tasks (``register_ids``).
     """
-    for info in sorted(pkgutil.iter_modules(rlpool.envs.__path__), key=lambda m: m.name):
-        name = f"{rlpool.envs.__name__}.{info.name}.envpool"
-        if info.ispkg and importlib.util.find_spec(name) is not None:
-            importlib.import_module(name)
+    family_modules("envpool")
 
 
 _load_families()
