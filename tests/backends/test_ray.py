@@ -539,3 +539,22 @@ def test_three_node_cluster(local_ray):
     finally:
         ray.shutdown()
         cluster.shutdown()
+
+
+@needs_ray
+def test_settings_reach_every_worker(local_ray):
+    """The C++ Pool's settings set on a Ray pool apply on every worker, nested env ids made global."""
+    env = rlpool.make(TASK, num_envs=4, backend="ray", num_workers=2)
+    pool = env._pool
+    pool.reward_dtype = "float32"
+    pool.info_keys = [("env_id", "env_id"), ("who.env_id", "env_id"), ("elapsed_step", "elapsed_step")]
+    _, info = env.reset(seed=0)
+    assert np.array_equal(info["who"]["env_id"], np.arange(4))
+    _, reward, *_ = pool.step(np.zeros(4, np.int64))
+    assert reward.dtype == np.float32
+    with pytest.raises(ValueError, match="must keep"):
+        pool.info_keys = [("id", "env_id")]
+    with pytest.raises(ValueError, match="reward_dtype"):
+        pool.reward_dtype = "int8"  # refused by the workers' pools: the old value stays
+    assert pool.reward_dtype == "float32"
+    env.close()

@@ -28,7 +28,7 @@ struct EpisodeState {
   bool reset_requested = false;  // the caller asked for a reset: the next turn is one
 
   // The env's next turn is a reset, not a step (a never-reset env is only stepped where the pool lets a
-  // first step reset it, as EnvPool does).
+  // first step reset it).
   bool resets_next() const { return reset_requested || needs_reset || !started; }
   // After Env::set_state(): a running episode that may be stepped.
   void restored() {

@@ -97,7 +97,7 @@ class Pool {
   void step_all(Block& out);
   // Sync mode: step only `env_ids` into their rows of `out` (other rows untouched).
   void step_into(const std::vector<int>& env_ids, Block& out) { run_sync(env_ids, out, /*resets=*/false); }
-  // Whether a step of a never-reset env resets it (EnvPool's behaviour) instead of being refused.
+  // Whether a step of a never-reset env resets it instead of being refused.
   bool first_step_resets() const { return first_step_resets_; }
   void set_first_step_resets(bool on) { first_step_resets_ = on; }
   // Resets `env_ids` into their rows of `out` (other rows untouched).

@@ -131,8 +131,9 @@ void PyPool::write_actions(nb::handle actions, const std::vector<int>& ids) {
   const auto item = static_cast<std::int64_t>(arr.itemsize());
   if (pool_->spec().discrete_action()) {
     const bool is_float = code == nb::dlpack::dtype_code::Float && (d.bits == 32 || d.bits == 64);
-    // EnvPool mode casts float actions to int as EnvPool does (toward zero); rlpool's own API refuses them.
-    if (code != nb::dlpack::dtype_code::Int && code != nb::dlpack::dtype_code::UInt && !(envpool_mode_ && is_float)) {
+    // float_discrete_actions: float actions are truncated toward zero; by default they are refused.
+    if (code != nb::dlpack::dtype_code::Int && code != nb::dlpack::dtype_code::UInt &&
+        !(float_discrete_actions_ && is_float)) {
       throw nb::type_error(("discrete actions must be integers, got dtype " + describe_dtype(d)).c_str());
     }
     const auto high = static_cast<std::int64_t>(spec.high.at(0));

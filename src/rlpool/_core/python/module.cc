@@ -130,7 +130,7 @@ NB_MODULE(_rlpool_core, m) {
                     const std::vector<std::uint64_t>&, int, const std::string&>(),
            "env_type"_a, "config"_a, "num_envs"_a, "batch_size"_a, "num_threads"_a, "thread_affinity_offset"_a,
            "seeds"_a, "max_episode_steps"_a, "autoreset_mode"_a)
-      // "action", EnvPool's name: the EnvPool layer hands this method out as its own step().
+      // "action": an API layer may hand this method out as its own step().
       .def("step", &PyPool::step, "action"_a, "env_id"_a = nb::none())
       .def("send", &PyPool::send, "action"_a, "env_id"_a = nb::none())
       .def("recv", &PyPool::recv)
@@ -152,8 +152,19 @@ NB_MODULE(_rlpool_core, m) {
       .def_prop_ro("max_episode_steps", &PyPool::max_episode_steps)
       .def_prop_rw("export_discount", &PyPool::export_discount, &PyPool::set_export_discount,
                    "Put the env's own discount (if it has one) in info['_rlpool_discount'] (for dm_env).")
-      .def_prop_rw("envpool_mode", &PyPool::envpool_mode, &PyPool::set_envpool_mode,
-                   "EnvPool 1.x's behaviour (rlpool.compat.envpool): float32 rewards, EnvPool's info layout, "
-                   "a first step without reset resets, float actions for a discrete space are cast, and a sync "
-                   "pool may step a subset of its envs (the result still has every env's row).");
+      .def_prop_rw("reward_dtype", &PyPool::reward_dtype, &PyPool::set_reward_dtype,
+                   "The rewards' dtype: 'float64' (default) or 'float32'.")
+      .def_prop_rw("info_keys", &PyPool::info_keys, &PyPool::set_info_keys,
+                   "info's entries in order, each (key, the field it shows); a key 'a.b' is entry b of a "
+                   "nested dict a. Default: env_id, elapsed_step, then the env's own entries.")
+      .def_prop_rw("first_step_resets", &PyPool::first_step_resets, &PyPool::set_first_step_resets,
+                   "Whether a step of a never-reset env resets it (default: refused).")
+      .def_prop_rw("dict_action_keys", &PyPool::dict_action_keys, &PyPool::set_dict_action_keys,
+                   "None (default) or (action key, [env id keys]): step() and send() also take a dict of "
+                   "the actions and maybe the env ids; nested dicts are read as 'outer.inner' keys.")
+      .def_prop_rw("float_discrete_actions", &PyPool::float_discrete_actions, &PyPool::set_float_discrete_actions,
+                   "A discrete space takes float actions, truncated toward zero (default: refused).")
+      .def_prop_rw("subset_steps", &PyPool::subset_steps, &PyPool::set_subset_steps,
+                   "A sync pool's step(actions, env_id) steps only those envs and returns their rows in "
+                   "env_id's order (default: a sync pool steps all its envs at once).");
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -40,6 +41,7 @@ PyPool::PyPool(const std::string& env_type, const std::map<std::string, OptionVa
   for (int i = 0; i < num_envs; ++i) all_ids_.push_back(i);
   pool_->set_interrupt_check(interrupt_requested);
   for (std::size_t i = 0; i < pool_->ring_size(); ++i) pool_->set_ring_block(i, acquire().block);
+  default_info_keys();
   xla_register();
 }
 
@@ -63,20 +65,20 @@ PyPool::~PyPool() {
 nb::tuple PyPool::step(nb::handle actions, nb::handle env_id) {
   Guard g(this);
   refuse_xla_pending("step()");
-  if (envpool_mode_ && PyDict_Check(actions.ptr())) {
-    auto [action, ids] = unpack_dict_action(actions, env_id);
-    return envpool_step(action, ids);
+  nb::object action = nb::borrow(actions), ids = nb::borrow(env_id);
+  if (!dict_action_key_.empty() && PyDict_Check(actions.ptr())) {
+    std::tie(action, ids) = unpack_dict_action(actions, env_id);
   }
-  if (envpool_mode_ && !env_id.is_none()) return envpool_step(actions, env_id);
-  if (env_id.is_none() && pool_->is_sync()) return step_all_now(actions);
-  send_impl(actions, env_id, false, /*then_recv=*/true);
+  if (pool_->is_sync() && ids.is_none()) return step_all_now(action);
+  if (pool_->is_sync() && subset_steps_) return step_subset(action, ids);
+  send_impl(action, ids, false, /*then_recv=*/true);
   return recv_impl();
 }
 
 void PyPool::send(nb::handle actions, nb::handle env_id) {
   Guard g(this);
   refuse_xla_pending("send()");
-  if (envpool_mode_ && PyDict_Check(actions.ptr())) {
+  if (!dict_action_key_.empty() && PyDict_Check(actions.ptr())) {
     auto [action, ids] = unpack_dict_action(actions, env_id);
     send_impl(action, ids, false, /*then_recv=*/false);
     return;

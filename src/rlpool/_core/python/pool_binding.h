@@ -6,13 +6,16 @@
 // numpy arrays that view batch blocks (results.cc). Each block's arrays are
 // made once and reused: a block whose arrays nobody but this cache references
 // is free to be written again, so results Python still holds are never
-// overwritten and a steady loop allocates nothing. EnvPool's conventions are
-// in envpool_mode.cc, the XLA bridge's calls in xla_bridge.cc.
+// overwritten and a steady loop allocates nothing. The conventions an API
+// layer may choose (reward dtype, info keys, ...) are in conventions.cc, the
+// XLA bridge's calls in xla_bridge.cc.
 #pragma once
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/variant.h>
@@ -23,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -41,7 +45,7 @@ using Array = nb::ndarray<nb::ro, nb::device::cpu>;
 struct Entry {
   std::shared_ptr<Block> block;
   std::vector<nb::object> arrays;  // one per layout field
-  nb::object reward32;              // EnvPool mode: the rewards as float32, made on first use
+  nb::object reward32;              // reward_dtype float32: the rewards as float32, made on first use
   float* reward32_data = nullptr;
 
   bool free() const {
@@ -69,7 +73,7 @@ class PyPool {
   void async_reset();
   // Sync mode: reset `env_id` (None: all) and return (obs, info) for all envs;
   // rows of envs not reset repeat their last results. Async mode: send resets
-  // and return the next batch, as EnvPool does.
+  // and return the next batch.
   nb::tuple reset(nb::handle env_id, const std::vector<int>& seed_ids, const std::vector<std::uint64_t>& seeds);
   void seed(nb::handle env_id, const std::vector<std::uint64_t>& seeds);
   nb::bytes get_state(int env_id);
@@ -87,8 +91,30 @@ class PyPool {
   int max_episode_steps() const { return pool_->options().max_episode_steps; }
   bool export_discount() const { return export_discount_; }
   void set_export_discount(bool on) { export_discount_ = on; }
-  bool envpool_mode() const { return envpool_mode_; }
-  void set_envpool_mode(bool on);
+
+  // Conventions an API layer may choose (conventions.cc); the defaults are rlpool's own API.
+  // The rewards' dtype: "float64" (default) or "float32" (a converted copy).
+  std::string reward_dtype() const;
+  void set_reward_dtype(const std::string& dtype);
+  // info's entries in order, each (key, the field it shows): a key "a.b" is entry b of a nested dict a.
+  // Default: env_id, elapsed_step, then the env's own entries under their names.
+  std::vector<std::pair<std::string, std::string>> info_keys() const;
+  void set_info_keys(const std::vector<std::pair<std::string, std::string>>& keys);
+  // Whether a step of a never-reset env resets it instead of being refused.
+  bool first_step_resets() const;
+  void set_first_step_resets(bool on);
+  // None (default) or (action key, env id keys): step()/send() also take a dict action holding the
+  // actions under the action key and maybe the env ids under the first env id key; nested dicts are
+  // read as "outer.inner" keys.
+  std::optional<std::pair<std::string, std::vector<std::string>>> dict_action_keys() const;
+  void set_dict_action_keys(const std::optional<std::pair<std::string, std::vector<std::string>>>& keys);
+  // A discrete space's step() takes float actions, truncated toward zero (default: refused).
+  bool float_discrete_actions() const { return float_discrete_actions_; }
+  void set_float_discrete_actions(bool on) { float_discrete_actions_ = on; }
+  // A sync pool's step(actions, env_id) steps only those envs and returns their rows in env_id's
+  // order (default: a sync pool steps all its envs at once).
+  bool subset_steps() const { return subset_steps_; }
+  void set_subset_steps(bool on) { subset_steps_ = on; }
 
   // The XLA bridge's calls (xla_bridge.cc).
   // The bytes of this pool's XLA handle: its address and serial.
@@ -152,20 +178,23 @@ class PyPool {
   // The entries the Python faces take out of info: SameStep's final rows, the env's own discount.
   void add_private_entries(const Entry& e, nb::dict& info, bool with_final) const;
 
-  // EnvPool mode (envpool_mode.cc).
-  // EnvPool's dict action {"env_id", "players.env_id" (or "players": {"env_id"}), "action"} -> (action, env_id);
-  // an explicit `env_id` wins over the dict's.
-  static std::pair<nb::object, nb::object> unpack_dict_action(nb::handle actions, nb::handle env_id);
-  // EnvPool mode with env ids: async, send + recv; sync, step only those envs and return their rows, in
-  // the order of `env_id` (EnvPool's answer).
-  nb::tuple envpool_step(nb::handle actions, nb::handle env_id);
+  // The conventions' work (conventions.cc).
+  struct InfoKey {
+    std::string path;  // "key" or "key.sub"
+    nb::object top;    // key as a Python str
+    nb::object sub;    // sub as a Python str; invalid for a plain entry
+    std::size_t field;
+  };
+  void default_info_keys();
+  // A dict action -> (actions, env ids); an explicit `env_id` wins over the dict's.
+  std::pair<nb::object, nb::object> unpack_dict_action(nb::handle actions, nb::handle env_id) const;
+  // subset_steps, sync: step only env_id's envs and return their rows, in env_id's order.
+  nb::tuple step_subset(nb::handle actions, nb::handle env_id);
   // The rows `index` of every array in a (nested) result.
   static nb::object pick_rows(nb::handle value, nb::handle index);
-  // EnvPool mode, sync: step only `ids`; the result has every env's row (the others repeat their latest
-  // results, as a partial reset's do).
+  // Step only `ids`; the result has every env's row (the others repeat their latest results, as a
+  // partial reset's do).
   nb::tuple step_sync_ids(nb::handle actions, const std::vector<int>& ids);
-  // EnvPool 1.x's layout: float32 rewards; info = env_id, players {env_id}, the task's entries, elapsed_step.
-  nb::tuple envpool_result(Entry& e, bool with_final) const;
 
   // XLA (xla_bridge.cc).
   void xla_register();
@@ -185,8 +214,12 @@ class PyPool {
   std::size_t next_ = 0;
   std::shared_ptr<Block> last_;  // sync: the latest full result, for partial resets
   bool export_discount_ = false;  // results carry info["_rlpool_discount"] (envs with their own discount)
-  bool envpool_mode_ = false;     // rlpool.compat.envpool: EnvPool's result layout and leniencies
-  mutable std::vector<nb::object> keys_;  // EnvPool mode's info keys: env_id, players, elapsed_step, the task's
+  bool reward32_ = false;
+  bool float_discrete_actions_ = false;
+  bool subset_steps_ = false;
+  std::string dict_action_key_;  // empty: dict actions are refused
+  std::vector<std::string> dict_env_id_keys_;
+  std::vector<InfoKey> info_plan_;
   std::mutex api_mu_;
   std::vector<std::int64_t> scratch_int_;
   std::vector<double> scratch_float_;

@@ -63,14 +63,32 @@ nb::object PyPool::obs_of(const Entry& e, std::size_t first) const {
 
 nb::tuple PyPool::result(Entry& e, bool with_final) const {
   const Layout& lay = *pool_->layout();
-  if (envpool_mode_) return envpool_result(e, with_final);
+  nb::object reward = e.arrays[lay.reward()];
+  if (reward32_) {
+    const int rows = e.block->rows();
+    if (!e.reward32.is_valid()) {
+      e.reward32 = nb::module_::import_("numpy").attr("empty")(rows, "float32");
+      e.reward32_data = nb::cast<nb::ndarray<float, nb::device::cpu>>(e.reward32).data();
+    }
+    for (int r = 0; r < rows; ++r) e.reward32_data[r] = static_cast<float>(e.block->at<double>(lay.reward(), r));
+    reward = e.reward32;
+  }
   nb::dict info;
-  info["env_id"] = e.arrays[lay.env_id()];
-  info["elapsed_step"] = e.arrays[lay.elapsed_step()];
-  for (std::size_t i = 0; i < lay.num_info; ++i) info[lay.fields[lay.info(i)].name.c_str()] = e.arrays[lay.info(i)];
+  for (const InfoKey& k : info_plan_) {
+    if (!k.sub.is_valid()) {
+      info[k.top] = e.arrays[k.field];
+      continue;
+    }
+    PyObject* nested = PyDict_GetItem(info.ptr(), k.top.ptr());  // borrowed
+    if (nested == nullptr) {
+      nb::dict d;
+      info[k.top] = d;
+      nested = d.ptr();
+    }
+    nb::borrow<nb::dict>(nested)[k.sub] = e.arrays[k.field];
+  }
   add_private_entries(e, info, with_final);
-  return nb::make_tuple(obs_of(e, 0), e.arrays[lay.reward()], e.arrays[lay.terminated()],
-                        e.arrays[lay.truncated()], info);
+  return nb::make_tuple(obs_of(e, 0), reward, e.arrays[lay.terminated()], e.arrays[lay.truncated()], info);
 }
 
 void PyPool::add_private_entries(const Entry& e, nb::dict& info, bool with_final) const {
@@ -83,7 +101,7 @@ void PyPool::add_private_entries(const Entry& e, nb::dict& info, bool with_final
     }
     info["_rlpool_final"] = nb::make_tuple(obs_of(e, lay.final_obs(0)), final_info);
   }
-  // Only the dm adapter asks for it: gymnasium-style info stays as EnvPool's.
+  // Only the dm adapter asks for it: gymnasium-style info does not have it.
   if (export_discount_ && lay.has_discount()) info["_rlpool_discount"] = e.arrays[lay.discount()];
 }
 

@@ -75,6 +75,18 @@ def _one_thread(method: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def _setting(name: str, doc: str) -> property:
+    """A property of ``RayPool`` that mirrors the C++ Pool's setting ``name`` on every worker."""
+
+    def get(self: RayPool) -> Any:
+        return self._settings[name]
+
+    def set_(self: RayPool, value: Any) -> None:
+        self._set(name, value)
+
+    return property(get, set_, doc=doc)
+
+
 class RayPool:
     """A pool of ``num_envs`` envs spread over Ray actors, with the C++ ``Pool``'s interface.
 
@@ -103,8 +115,17 @@ class RayPool:
         self.batch_size: int = c["batch_size"]
         self.max_episode_steps: int = c["max_episode_steps"]
         self._sync = self.batch_size == self.num_envs
-        self._export_discount = False
-        self._envpool_mode = False
+        # The C++ Pool's settings, kept here and given to every worker's pool (and again after a restart).
+        self._settings: dict[str, Any] = {
+            "export_discount": False,
+            "reward_dtype": "float64",
+            "info_keys": [("env_id", "env_id"), ("elapsed_step", "elapsed_step"),
+                          *((n, n) for n in spec.arrays.info_names)],
+            "first_step_resets": False,
+            "dict_action_keys": None,
+            "float_discrete_actions": False,
+            "subset_steps": False,
+        }
         if not ray.is_initialized():
             ray.init()
         k = opts["num_workers"]
@@ -191,29 +212,30 @@ class RayPool:
         """Whether ``close()`` was called."""
         return self._closed
 
-    @property
-    def export_discount(self) -> bool:
-        """Results carry ``info["_rlpool_discount"]`` (the dm faces)."""
-        return self._export_discount
+    def _set(self, name: str, value: Any) -> None:
+        """Setting ``name`` on every worker's pool (a value its pool refuses changes nothing)."""
+        if name == "info_keys" and ("env_id", "env_id") not in [tuple(k) for k in value]:
+            raise ValueError("a Ray pool's info_keys must keep ('env_id', 'env_id'): it routes rows by them")
+        old = self._settings[name]
+        self._settings[name] = value
+        try:
+            self._send_settings()
+        except Exception:
+            self._settings[name] = old
+            self._send_settings()
+            raise
 
-    @export_discount.setter
-    def export_discount(self, value: bool) -> None:
-        self._export_discount = bool(value)
-        self._send_flags()
+    export_discount = _setting("export_discount", "Results carry ``info['_rlpool_discount']`` (the dm faces).")
+    reward_dtype = _setting("reward_dtype", "The rewards' dtype: ``'float64'`` (default) or ``'float32'``.")
+    info_keys = _setting("info_keys", "info's entries in order, each ``(key, field)`` (as the C++ Pool's).")
+    first_step_resets = _setting("first_step_resets", "Whether a step of a never-reset env resets it.")
+    dict_action_keys = _setting("dict_action_keys", "None or ``(action key, [env id keys])``: dict actions.")
+    float_discrete_actions = _setting("float_discrete_actions", "A discrete space takes float actions.")
+    subset_steps = _setting("subset_steps", "A sync pool's ``step(actions, env_id)`` steps only those envs.")
 
-    @property
-    def envpool_mode(self) -> bool:
-        """EnvPool 1.x's result layout and leniencies (``rlpool.compat.envpool``)."""
-        return self._envpool_mode
-
-    @envpool_mode.setter
-    def envpool_mode(self, value: bool) -> None:
-        self._envpool_mode = bool(value)
-        self._send_flags()
-
-    def _send_flags(self, workers: Sequence[int] | None = None) -> None:
+    def _send_settings(self, workers: Sequence[int] | None = None) -> None:
         ws = range(len(self.workers)) if workers is None else workers
-        self._get([self.workers[w].set_flags.remote(self._export_discount, self._envpool_mode) for w in ws], list(ws))
+        self._get([self.workers[w].configure.remote(self._settings) for w in ws], list(ws))
 
     def fields(self) -> list:
         """Not available: the XLA bridge steps local pools only."""
@@ -284,8 +306,7 @@ class RayPool:
                             raise
                         time.sleep(0.1)
                 ray.get(self.workers[w].acknowledge.remote(), timeout=_RESTART_TIMEOUT_S)
-                ray.get(self.workers[w].set_flags.remote(self._export_discount, self._envpool_mode),
-                        timeout=_RESTART_TIMEOUT_S)
+                ray.get(self.workers[w].configure.remote(self._settings), timeout=_RESTART_TIMEOUT_S)
                 self.restarts[w] += 1
                 return
             except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError, ray.exceptions.RayTaskError):
@@ -324,25 +345,27 @@ class RayPool:
         return a, ids
 
     def _unpack(self, action: Any, env_id: Any) -> tuple[Any, Any]:
-        """EnvPool's dict action ``{"env_id", "players.env_id" or "players": {"env_id"}, "action"}``."""
-        if not (self._envpool_mode and isinstance(action, dict)):
+        """A dict action (``dict_action_keys``) as ``(action, env_id)``, as the C++ Pool reads it."""
+        keys = self._settings["dict_action_keys"]
+        if keys is None or not isinstance(action, dict):
             return action, env_id
+        action_key, id_keys = keys
         flat: dict[str, Any] = {}
         for key, value in action.items():
             if isinstance(value, dict):
                 flat.update((f"{key}.{k}", v) for k, v in value.items())
             else:
                 flat[key] = value
-        if "action" not in flat or set(flat) - {"action", "env_id", "players.env_id"}:
-            raise ValueError(
-                "a dict action needs the key 'action' (and may have 'env_id', 'players.env_id'), got "
-                f"{sorted(flat)}"
-            )
-        return flat["action"], env_id if env_id is not None or "env_id" not in flat else flat["env_id"]
+        if action_key not in flat or set(flat) - {action_key, *id_keys}:
+            allowed = f" (and may have {', '.join(repr(k) for k in id_keys)})" if id_keys else ""
+            raise ValueError(f"a dict action needs the key {action_key!r}{allowed}, got {sorted(flat)}")
+        if env_id is None and id_keys and id_keys[0] in flat:
+            env_id = flat[id_keys[0]]
+        return flat[action_key], env_id
 
     @_one_thread
     def step(self, action: Any, env_id: Any = None) -> tuple:
-        """Sync: step every env (EnvPool mode: or ``env_id``'s). Async: ``send`` then ``recv``."""
+        """Sync: step every env (``subset_steps``: or ``env_id``'s). Async: ``send`` then ``recv``."""
         action, env_id = self._unpack(action, env_id)
         if not self._sync:
             ids = self._ids(env_id) if env_id is not None else None
@@ -353,12 +376,13 @@ class RayPool:
         self._check_open()
         if env_id is not None:
             ids = self._ids(env_id)
-            if not self._envpool_mode and len(ids) != self.num_envs:
+            subset = self._settings["subset_steps"]
+            if not subset and len(ids) != self.num_envs:
                 raise ValueError(
                     f"sync mode (batch_size == num_envs) steps all {self.num_envs} envs at once, got {len(ids)} "
                     "env ids; use batch_size < num_envs for async mode"
                 )
-            if self._envpool_mode:
+            if subset:
                 return self._step_ids(action, ids)
             order = np.argsort(ids)
             action = np.asarray(action)[order]

@@ -48,7 +48,7 @@ def import_ray() -> Any:
 
 # --------------------------------------------------------------------------------------------------
 # Results as trees: (obs, reward, terminated, truncated, info); obs an array, dict or tuple of arrays;
-# info a dict of arrays, EnvPool mode's "players" dict, and the private "_rlpool_final" tuple.
+# info a dict of arrays, maybe nested dicts (the pool's info_keys), and the private "_rlpool_final" tuple.
 
 
 def _writable(tree: Any) -> Any:
@@ -109,10 +109,14 @@ def _split_list(items: list[Any], parts: int) -> list[list[Any]]:
     return out
 
 
-def _with_env_ids(info: dict[str, Any], env_id: np.ndarray) -> None:
-    info["env_id"] = env_id
-    if isinstance(info.get("players"), dict):
-        info["players"] = {**info["players"], "env_id": env_id}
+def _with_env_ids(info: dict[str, Any], env_id: np.ndarray, paths: Sequence[str]) -> None:
+    """``info``'s env id entries (``paths``, as ``info_keys`` names them) set to ``env_id``."""
+    for path in paths:
+        top, _, sub = path.partition(".")
+        if sub:
+            info[top] = {**info[top], sub: env_id}
+        else:
+            info[top] = env_id
 
 
 # --------------------------------------------------------------------------------------------------
@@ -158,7 +162,8 @@ class PoolWorker:
         if restarted:
             self.fresh = set(range(n))
         self.unacknowledged = restarted
-        self.reward_dtype = np.float64
+        self.reward_dtype = np.dtype(np.float64)
+        self.env_id_paths = ["env_id"]
         self.pending = 0  # async: envs in flight in the pool
 
     def ready(self) -> str:
@@ -176,11 +181,12 @@ class PoolWorker:
             raise WorkerRestartedError(f"this worker (envs {self.offset}..{self.offset + self.num_envs - 1}) "
                                        "was restarted: its envs were lost")
 
-    def set_flags(self, export_discount: bool, envpool_mode: bool) -> None:
-        """The C++ pool's ``export_discount`` and ``envpool_mode``."""
-        self.pool.export_discount = export_discount
-        self.pool.envpool_mode = envpool_mode
-        self.reward_dtype = np.float32 if envpool_mode else np.float64
+    def configure(self, settings: dict[str, Any]) -> None:
+        """The C++ pool's settings (``export_discount``, ``reward_dtype``, ``info_keys``, ...)."""
+        for name, value in settings.items():
+            setattr(self.pool, name, value)
+        self.reward_dtype = np.dtype(self.pool.reward_dtype)
+        self.env_id_paths = [path for path, field in self.pool.info_keys if field == "env_id"]
 
     # -- sync ---------------------------------------------------------------------------------
     def step_sync(self, action: Any, ids: np.ndarray | None, pieces: int = 1) -> Any:
@@ -205,7 +211,7 @@ class PoolWorker:
         obs, info = self.pool.reset(ids, seed_ids, seeds)
         info = dict(info)
         local = info["env_id"]
-        _with_env_ids(info, (local + self.offset).astype(local.dtype))
+        _with_env_ids(info, (local + self.offset).astype(local.dtype), self.env_id_paths)
         if was_fresh:
             info["restarted"] = np.isin(every, list(was_fresh))
         return obs, info
@@ -220,8 +226,8 @@ class PoolWorker:
         result = (obs, np.zeros(n, self.reward_dtype), np.zeros(n, np.bool_), np.zeros(n, np.bool_), info)
         out = self._global(result)
         if self.pool_has_final():
-            skip = {"env_id", "players", "restarted", "_rlpool_discount"}
-            final_info = {k: np.copy(v) for k, v in info.items() if k not in skip}
+            skip = {"env_id", "restarted", "_rlpool_discount"}
+            final_info = {k: np.copy(v) for k, v in info.items() if k not in skip and not isinstance(v, dict)}
             out[4]["_rlpool_final"] = (_take(obs, slice(None)), final_info)
         return out
 
@@ -284,7 +290,7 @@ class PoolWorker:
         obs, reward, terminated, truncated, info = result
         info = dict(info)
         local = info["env_id"]
-        _with_env_ids(info, (local + self.offset).astype(local.dtype))
+        _with_env_ids(info, (local + self.offset).astype(local.dtype), self.env_id_paths)
         if self.flagged and "restarted" not in info:
             flag = np.isin(local, list(self.flagged))
             if flag.any():

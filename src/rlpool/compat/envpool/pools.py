@@ -49,10 +49,11 @@ class FrameStack:
 class EnvPool:
     """What every EnvPool pool has, whatever its API (EnvPool's ``envpool.EnvPool``): both faces derive from it.
 
-    The pool runs in the engine's EnvPool mode: float32 rewards and EnvPool's info layout straight from
-    the engine, a first ``step`` without ``reset`` resets (as EnvPool's does), float actions for a
-    Discrete space are cast to int, dict actions are taken (``step``/``send``), and a sync pool may step
-    a subset of its envs (their rows come back, in ``env_id``'s order).
+    The engine's pool is set to EnvPool's conventions (``CONVENTIONS`` and ``info_keys``): float32
+    rewards and EnvPool's info layout straight from the engine, a first ``step`` without ``reset``
+    resets, float actions for a Discrete space are truncated to int, dict actions are taken
+    (``step``/``send``), and a sync pool may step a subset of its envs (their rows come back, in
+    ``env_id``'s order).
     """
 
     spec: EnvSpec
@@ -64,11 +65,13 @@ class EnvPool:
         self.config = dict(spec.config_dict)
         self.all_env_ids = np.arange(spec.config.num_envs, dtype=np.int32)
         self.is_async = spec.config.batch_size != spec.config.num_envs
-        self._pool.envpool_mode = True
         self._layout = spec.layout
-        self._info_keys = spec.info_keys
         own = spec.rlpool_spec.arrays.info_names
-        self._reorder_info = tuple(self._info_keys) != tuple(own) or bool(spec.layout.info_int32)
+        self._info_keys = info_keys([*spec.info_keys, *(k for k in own if k not in spec.info_keys)])
+        for name, value in CONVENTIONS.items():
+            setattr(self._pool, name, value)
+        self._pool.info_keys = self._info_keys
+        self._cast_info = frozenset(spec.layout.info_int32)
         obs = spec.rlpool_spec.arrays.obs[0]
         self._stack = (FrameStack(spec.frame_stack, spec.config.num_envs, tuple(obs.shape), obs.dtype)
                        if spec.frame_stack > 1 else None)
@@ -79,16 +82,10 @@ class EnvPool:
         return obs if self._stack is None else self._stack(obs, info)
 
     def _envpool_info(self, info: dict[str, Any]) -> dict[str, Any]:
-        """The engine's EnvPool-mode info with the task's entries in EnvPool's order."""
-        if not self._reorder_info:
+        """The engine's info (already in EnvPool's layout) with the entries EnvPool gives as int32 cast."""
+        if not self._cast_info:
             return info
-        out = {"env_id": info["env_id"], "players": info["players"]}
-        out.update((k, info[k]) for k in self._info_keys)
-        for k in self._layout.info_int32:
-            out[k] = out[k].astype(np.int32)
-        out.update((k, v) for k, v in info.items() if k not in out)
-        out["elapsed_step"] = out.pop("elapsed_step")
-        return out
+        return {k: v.astype(np.int32) if k in self._cast_info else v for k, v in info.items()}
 
     def __len__(self) -> int:
         return self.config["num_envs"]
@@ -118,13 +115,7 @@ class EnvPool:
         from rlpool.xla import make_xla
 
         def convert(obs: Any, reward: Any, terminated: Any, truncated: Any, info: dict[str, Any]) -> Any:
-            out = envpool_info(info)
-            if self._reorder_info:
-                first = {"env_id": out["env_id"], "players": out["players"]}
-                first.update((k, out[k]) for k in self._info_keys)
-                first.update((k, v) for k, v in out.items() if k not in first)
-                first["elapsed_step"] = first.pop("elapsed_step")
-                out = {k: v.astype(np.int32) if k in layout.info_int32 else v for k, v in first.items()}
+            out = self._envpool_info(arrange_info(info, self._info_keys))
             return layout.obs(self.spec.pad(obs)), reward.astype(np.float32), terminated, truncated, out
 
         return make_xla(self._pool, self.spec.rlpool_spec.arrays, convert)
@@ -145,16 +136,42 @@ def _pick(value: Any, ids: np.ndarray) -> Any:
     return value
 
 
-_EnvPoolMixin = EnvPool  # the name other modules of this package used
+def info_keys(task_keys: list[str]) -> list[tuple[str, str]]:
+    """EnvPool's info layout as the engine's ``info_keys``.
+
+    ``env_id``, ``players.env_id``, the task's entries (in ``task_keys``' order), ``elapsed_step``.
+    """
+    return [("env_id", "env_id"), ("players.env_id", "env_id"), *((k, k) for k in task_keys),
+            ("elapsed_step", "elapsed_step")]
+
+
+def arrange_info(info: dict[str, Any], keys: list[tuple[str, str]]) -> dict[str, Any]:
+    """Lay out an rlpool info (each field under its own name) as ``keys`` (``info_keys``) says."""
+    out: dict[str, Any] = {}
+    for path, field in keys:
+        top, _, sub = path.partition(".")
+        if sub:
+            out.setdefault(top, {})[sub] = info[field]
+        else:
+            out[top] = info[field]
+    out.update((k, v) for k, v in info.items() if k.startswith("_rlpool"))
+    return out
 
 
 def envpool_info(info: dict[str, Any]) -> dict[str, Any]:
-    """Reorder rlpool's info into EnvPool's: ``env_id``, ``players``, task entries, ``elapsed_step``."""
-    env_id = info["env_id"]
-    out = {"env_id": env_id, "players": {"env_id": env_id}, **info}
-    if len(out) > 3:  # task entries follow elapsed_step in rlpool's order; EnvPool puts it last
-        out["elapsed_step"] = out.pop("elapsed_step")
-    return out
+    """Lay out an rlpool info as EnvPool's: ``env_id``, ``players``, the task's entries, ``elapsed_step``."""
+    task = [k for k in info if k not in ("env_id", "elapsed_step") and not k.startswith("_rlpool")]
+    return arrange_info(info, info_keys(task))
+
+
+# EnvPool's conventions for the engine's pool (besides its info_keys, which depend on the task).
+CONVENTIONS: dict[str, Any] = {
+    "reward_dtype": "float32",
+    "first_step_resets": True,
+    "dict_action_keys": ("action", ["env_id", "players.env_id"]),
+    "float_discrete_actions": True,
+    "subset_steps": True,
+}
 
 
 def _rows(obs: Any, info: dict[str, Any], ids: np.ndarray) -> tuple[Any, dict[str, Any]]:
@@ -179,7 +196,7 @@ class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
         self.action_space = self.single_action_space
         self.is_vector_env = True
         # The fast path: the engine's result is EnvPool's as it is, so its step() is this pool's.
-        self._plain = (spec.layout.plain and not self._same_step and not spec.zero_keys and not self._reorder_info
+        self._plain = (spec.layout.plain and not self._same_step and not spec.zero_keys and not self._cast_info
                        and self._stack is None)
         if self._plain and type(self).step is GymnasiumEnvPool.step:
             self.step = self._pool.step  # type: ignore[method-assign]
