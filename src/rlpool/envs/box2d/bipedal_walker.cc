@@ -26,7 +26,6 @@
 namespace rlpool::box2d {
 namespace {
 
-constexpr double kFps = 50;
 constexpr double kScale = 30.0;
 constexpr double kMotorsTorque = 80;
 constexpr double kSpeedHip = 4;
@@ -37,8 +36,8 @@ constexpr double kHullPoly[5][2] = {{-30, +9}, {+6, +9}, {+34, +1}, {+34, -8}, {
 constexpr double kLegDown = -8 / kScale;
 constexpr double kLegW = 8 / kScale;
 constexpr double kLegH = 34 / kScale;
-constexpr double kViewportW = 600;
-constexpr double kViewportH = 400;
+constexpr double kViewportW = kWindowW;
+constexpr double kViewportH = kWindowH;
 constexpr double kTerrainStep = 14 / kScale;
 constexpr int kTerrainLength = 200;  // in steps
 constexpr double kTerrainHeight = kViewportH / kScale / 4;
@@ -462,14 +461,7 @@ EnvSpec make_spec(const Config& /*config*/) {
   std::vector<double> high = {pi, 5.0, 5.0, 5.0, pi, 5.0, pi, 5.0, 5.0, pi, 5.0, pi, 5.0, 5.0};
   low.resize(kObs, -1.0);
   high.resize(kObs, 1.0);
-  return EnvSpec{
-      .obs = {ArraySpec{.name = "obs", .dtype = DType::kFloat32, .shape = {kObs}, .low = low, .high = high}},
-      .action = action_spec(),
-      .info = {},
-      .render_width = static_cast<int>(kViewportW),
-      .render_height = static_cast<int>(kViewportH),
-      .render_fps = kFps,
-  };
+  return vector_spec(std::move(low), std::move(high), action_spec());
 }
 
 }  // namespace

@@ -105,6 +105,24 @@ inline float32 reference_angle(const b2Body* a, const b2Body* b) {
   return static_cast<float32>(static_cast<double>(b->GetAngle()) - static_cast<double>(a->GetAngle()));
 }
 
+// gymnasium's window and frame rate, the same for LunarLander, BipedalWalker and CarRacing.
+constexpr int kWindowW = 600, kWindowH = 400;
+constexpr double kFps = 50;
+
+// The spec of a Box2D env with one float32 observation vector in [low, high].
+inline EnvSpec vector_spec(std::vector<double> low, std::vector<double> high, ArraySpec action) {
+  const auto n = static_cast<std::int64_t>(low.size());
+  return EnvSpec{
+      .obs = {ArraySpec{
+          .name = "obs", .dtype = DType::kFloat32, .shape = {n}, .low = std::move(low), .high = std::move(high)}},
+      .action = std::move(action),
+      .info = {},
+      .render_width = kWindowW,
+      .render_height = kWindowH,
+      .render_fps = kFps,
+  };
+}
+
 class Box2dEnv : public Env {
  public:
   // `config_key` names the env type and every option that changes the

@@ -23,7 +23,6 @@ constexpr double kPi = std::numbers::pi;
 constexpr double kScale = 6.0;
 constexpr double kTrackRad = 900 / kScale;
 constexpr double kPlayfield = 2000 / kScale;
-constexpr double kFps = 50;
 constexpr double kZoom = 2.7;
 constexpr double kTrackDetailStep = 21 / kScale;
 constexpr double kTrackTurnRate = 0.31;
@@ -650,8 +649,8 @@ EnvSpec make_spec(const Config& config) {
       .obs = {ArraySpec{.name = "obs", .dtype = DType::kUInt8, .shape = {96, 96, 3}, .low = {0}, .high = {255}}},
       .action = action_spec(o.continuous),
       .info = {},
-      .render_width = 600,  // gymnasium's VIDEO_W x VIDEO_H
-      .render_height = 400,
+      .render_width = kWindowW,  // gymnasium's VIDEO_W x VIDEO_H
+      .render_height = kWindowH,
       .render_fps = kFps,
   };
 }

@@ -23,7 +23,6 @@
 namespace rlpool::box2d {
 namespace {
 
-constexpr double kFps = 50;
 constexpr double kScale = 30.0;
 constexpr double kMainEnginePower = 13.0;
 constexpr double kSideEnginePower = 0.6;
@@ -36,8 +35,8 @@ constexpr double kLegSpringTorque = 40;
 constexpr double kSideEngineHeight = 14;
 constexpr double kSideEngineAway = 12;
 constexpr double kMainEngineYLocation = 4;
-constexpr double kViewportW = 600;
-constexpr double kViewportH = 400;
+constexpr double kViewportW = kWindowW;
+constexpr double kViewportH = kWindowH;
 constexpr int kChunks = 11;
 constexpr double kLanderPoly[6][2] = {{-14, +17}, {-17, 0}, {-17, -10}, {+17, -10}, {+17, 0}, {+14, +17}};
 
@@ -432,14 +431,7 @@ EnvSpec make_spec(const Config& config) {
       high[static_cast<std::size_t>(i)] = inf;
     }
   }
-  return EnvSpec{
-      .obs = {ArraySpec{.name = "obs", .dtype = DType::kFloat32, .shape = {8}, .low = low, .high = high}},
-      .action = action_spec(o.continuous),
-      .info = {},
-      .render_width = static_cast<int>(kViewportW),
-      .render_height = static_cast<int>(kViewportH),
-      .render_fps = kFps,
-  };
+  return vector_spec(std::move(low), std::move(high), action_spec(o.continuous));
 }
 
 }  // namespace

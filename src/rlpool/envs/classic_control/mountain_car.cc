@@ -4,14 +4,14 @@
 #include <cmath>
 
 #include "_core/env/env.h"
-#include "envs/classic_control/mountain_car_render.h"
+#include "envs/classic_control/mountain_car.h"
 
 namespace rlpool::classic_control {
 namespace {
 
-constexpr double kMinPosition = -1.2;
-constexpr double kMaxPosition = 0.6;
-constexpr double kMaxSpeed = 0.07;
+using mountain_car::kMaxPosition;
+using mountain_car::kMaxSpeed;
+using mountain_car::kMinPosition;
 constexpr double kGoalPosition = 0.5;
 constexpr double kForce = 0.001;
 constexpr double kGravity = 0.0025;
@@ -63,19 +63,8 @@ class MountainCar final : public Env {
 };
 
 EnvSpec make_spec(const Config& config) {
-  config.get_finite("goal_velocity");  // so that make_spec refuses it too
-  return EnvSpec{
-      .obs = {ArraySpec{.name = "obs",
-                        .dtype = DType::kFloat32,
-                        .shape = {2},
-                        .low = {f32(kMinPosition), f32(-kMaxSpeed)},
-                        .high = {f32(kMaxPosition), f32(kMaxSpeed)}}},
-      .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0}, .high = {2}},
-      .info = {},
-      .render_width = mountain_car::kScreenW,
-      .render_height = mountain_car::kScreenH,
-      .render_fps = mountain_car::kRenderFps,
-  };
+  return mountain_car::make_spec(
+      config, ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0}, .high = {2}});
 }
 
 }  // namespace

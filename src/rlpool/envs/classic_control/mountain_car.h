@@ -1,9 +1,11 @@
-// gymnasium's MountainCarEnv.render and Continuous_MountainCarEnv.render
-// (the same picture), primitive for primitive (draw.h).
+// What gymnasium's MountainCarEnv and Continuous_MountainCarEnv share: the
+// track's bounds, the observation space, and render() (the same picture),
+// primitive for primitive (draw.h).
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "_core/env/env.h"
@@ -13,6 +15,27 @@ namespace rlpool::classic_control::mountain_car {
 
 constexpr int kScreenW = 600, kScreenH = 400;
 constexpr double kRenderFps = 30;
+constexpr double kMinPosition = -1.2;
+constexpr double kMaxPosition = 0.6;
+constexpr double kMaxSpeed = 0.07;
+
+// Both envs' spec: gymnasium's observation box (float32 bounds) with `action`; a bad goal_velocity is
+// refused here too.
+inline EnvSpec make_spec(const Config& config, ArraySpec action) {
+  config.get_finite("goal_velocity");
+  return EnvSpec{
+      .obs = {ArraySpec{.name = "obs",
+                        .dtype = DType::kFloat32,
+                        .shape = {2},
+                        .low = {f32(kMinPosition), f32(-kMaxSpeed)},
+                        .high = {f32(kMaxPosition), f32(kMaxSpeed)}}},
+      .action = std::move(action),
+      .info = {},
+      .render_width = kScreenW,
+      .render_height = kScreenH,
+      .render_fps = kRenderFps,
+  };
+}
 
 // gymnasium's _height, in U's arithmetic.
 template <class U>
