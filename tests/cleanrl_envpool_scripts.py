@@ -1,6 +1,6 @@
 """What CleanRL's ``ppo_atari_envpool.py`` and ``pqn_atari_envpool.py`` do with their envs, without the networks.
 
-Run as a script by ``tests/test_compat_cleanrl_gym023.py`` under gym 0.23 with ``import envpool``
+Run as a script by ``tests/compat/test_cleanrl_gym023.py`` under gym 0.23 with ``import envpool``
 answered by ``rlpool.compat.envpool_legacy``. The env lines follow those scripts (vwxyzjn/cleanrl,
 cleanrl/ppo_atari_envpool.py and cleanrl/pqn_atari_envpool.py): ``envpool.make(env_id, env_type="gym",
 num_envs=..., episodic_life=True, reward_clip=True[, seed=...])``, the three attribute assignments, their

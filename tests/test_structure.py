@@ -190,3 +190,12 @@ def test_no_file_over_a_thousand_lines() -> None:
                 if len(path.read_text().splitlines()) > MAX_LINES:
                     found.add(str(path.relative_to(ROOT)))
     assert found == set()
+
+
+def test_tests_mirror_the_source_tree() -> None:
+    """Test files live in the folder of what they test; the top of tests/ holds helpers and this file."""
+    top = sorted(p.name for p in (ROOT / "tests").glob("test_*.py") if p.name != Path(__file__).name)
+    assert not top, f"test files at the top of tests/ (move each into the folder of what it tests): {top}"
+    envs = ROOT / "tests" / "envs"
+    strays = sorted(p.name for p in envs.iterdir() if p.is_dir() and p.name not in FAMILIES and p.name != "__pycache__")
+    assert not strays, f"tests/envs/ folders with no family of that name in src/rlpool/envs/: {strays}"

@@ -1,5 +1,5 @@
 // A tiny test harness for the C++ unit tests (built and run by
-// tests/test_cpp_units.py): CHECK / CHECK_EQ report the failing expression
+// tests/cpp/test_cpp_units.py): CHECK / CHECK_EQ report the failing expression
 // with its values and go on; main() returns check::report(), nonzero on failure.
 #pragma once
 

@@ -11,7 +11,7 @@ The pages are generated; after changing tasks, options or their text, rewrite th
     python -m rlpool.tools.docgen --write docs/envs
 
 ``python -m rlpool.tools.docgen --check docs/envs`` exits with status 1 when a page
-is out of date; ``tests/test_reference.py`` makes the same check.
+is out of date; ``tests/tools/test_docgen.py`` makes the same check.
 """
 
 from __future__ import annotations

@@ -141,7 +141,7 @@ def register_ids(ids: dict[str, tuple[str, dict[str, Any]]]) -> None:
     """Register EnvPool's names of rlpool tasks: ``{envpool_id: (rlpool task id, env options)}``.
 
     The options make the rlpool task EnvPool's. An id whose task this build lacks, or that rlpool
-    already has (as a task or an alias), is left out. tests/test_compat_envpool_api.py makes each id on
+    already has (as a task or an alias), is left out. tests/compat/test_envpool_api.py makes each id on
     EnvPool too, where it is installed.
     """
     _IDS.update(ids)

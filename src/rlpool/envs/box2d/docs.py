@@ -15,7 +15,7 @@ box2d-py source distribution on PyPI (fetched by name and version, its sha256 ch
 that gymnasium's `box2d` wheel wraps. The task logic is C++ and follows gymnasium's Python step for step:
 the world is built in the same order, and the float64 arithmetic between Box2D's float32 values is the
 same, so that from the same random draws rlpool and gymnasium give the same episodes
-(tests/test_box2d_*.py check them side by side). No pygame and no OpenCV are involved.
+(tests/envs/box2d/ checks them side by side). No pygame and no OpenCV are involved.
 
 With `render_mode="rgb_array"` each task draws gymnasium's pygame picture in C++, with pygame's own
 drawing arithmetic: LunarLander's and BipedalWalker's 600×400 frames are bitwise equal to gymnasium's,

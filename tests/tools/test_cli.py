@@ -192,7 +192,7 @@ def test_gym_task_id_ignores_rlpool_namespace():
 
 def test_list_into_a_closed_pipe_exits_quietly() -> None:
     # `rlpool list | head -1` where the reader has gone before rlpool writes: no traceback, exit 0.
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
     child = subprocess.Popen(
         [sys.executable, "-m", "rlpool.tools.cli", "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
     )

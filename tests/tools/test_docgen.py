@@ -6,14 +6,14 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from lane import build_missing, require
+from lane import REPO, build_missing, require
 
 import rlpool
 from rlpool.options import POOL_OPTIONS
 from rlpool.registry import option_docs, task
 from rlpool.tools import docgen as reference
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "envs"
+DOCS = REPO / "docs" / "envs"
 REGENERATE = "python -m rlpool.tools.docgen --write docs/envs"
 HAVE_ROMS = importlib.util.find_spec("ale_py") is not None  # the Atari tasks' spaces need ale-py's ROMs
 

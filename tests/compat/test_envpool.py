@@ -20,7 +20,7 @@ import rlpool
 import rlpool.compat.envpool as compat
 import rlpool.compat.envpool_legacy as legacy
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 import cleanrl_envpool_style as script  # noqa: E402
 
 try:  # an import, not find_spec: scripts/sanitize.sh hides envpool behind a package that refuses it

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 INCLUDE_ROOT = ROOT / "src" / "rlpool"  # rlpool's one include root: "_core/engine/episode.h"
-CPP_TESTS = Path(__file__).resolve().parent / "cpp"
+CPP_TESTS = Path(__file__).resolve().parent
 
 # Test program -> the sources it links, from the include root.
 PROGRAMS = {

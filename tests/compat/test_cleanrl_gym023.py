@@ -21,7 +21,7 @@ import pytest
 
 import rlpool
 
-TESTS = Path(__file__).parent
+TESTS = Path(__file__).resolve().parents[1]
 GYM = "gym==0.23.1"
 
 pytestmark = pytest.mark.skipif("Breakout-v5" not in rlpool.list_all_envs(), reason="the Atari family is not built")
