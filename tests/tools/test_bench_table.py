@@ -28,3 +28,12 @@ def test_best_mode_is_per_num_envs_and_rows_without_rlpool_have_no_ratio() -> No
     assert ratio[(16, "gym-sync")] == "x10.0 (rlpool-async)"
     assert ratio[(16, "rlpool-sync")] == "x3.0 (rlpool-async)"
     assert ratio[(2, "gym-async")] == ""
+
+
+def test_envpool_rows_name_the_release(monkeypatch) -> None:
+    import rlpool.tools.bench as bench
+
+    monkeypatch.setattr(bench, "_version", lambda module: "1.2.7" if module == "envpool" else None)
+    result = BenchResult([_m("rlpool-sync", 20.0), _m("envpool-sync", 10.0)])
+    rows = [line.split() for line in format_table(result).splitlines()[2:] if line]
+    assert [r[2:4] for r in rows] == [["rlpool-sync", "20"], ["envpool-sync", "1.2.7"]]

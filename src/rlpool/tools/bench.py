@@ -673,6 +673,14 @@ def best_rlpool(result: BenchResult, m: Measurement) -> Measurement | None:
     return max(same, key=lambda o: o.steps_per_sec, default=None)
 
 
+def peer_label(peer: str) -> str:
+    """``peer`` as the table shows it: EnvPool's rows name the release measured (1.2.5 and 1.2.7 differ)."""
+    if peer.startswith("envpool-"):
+        version = _version("envpool")
+        return f"{peer} {version}" if version else peer
+    return peer
+
+
 def format_table(result: BenchResult) -> str:
     """Format the results as a table; each row says how many times faster the best rlpool mode is than it."""
     header = ("task", "num_envs", "peer", "steps/s", "best rlpool mode ÷ this")
@@ -685,7 +693,7 @@ def format_table(result: BenchResult) -> str:
             extra = "(best rlpool mode)"
         else:
             extra = f"{_fmt_ratio(best.steps_per_sec / m.steps_per_sec)} ({best.peer})"
-        rows.append((m.task, str(m.num_envs), m.peer, _fmt_rate(m.steps_per_sec), extra))
+        rows.append((m.task, str(m.num_envs), peer_label(m.peer), _fmt_rate(m.steps_per_sec), extra))
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
     right = {1, 3}
 
