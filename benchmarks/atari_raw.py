@@ -27,7 +27,7 @@ import statistics
 from typing import Any
 
 import numpy as np
-from timing import Timed, add_run_options, time_calls
+from timing import Timed, add_run_options, announce_versions, time_calls
 
 FRAME_SKIP = 4
 
@@ -136,6 +136,7 @@ def main() -> None:
     parser.add_argument("--no-envpool", action="store_true")
     add_run_options(parser, num_envs=8, seconds=3.0, rounds=3, warmup=100)
     args = parser.parse_args()
+    announce_versions()
 
     from rlpool.envs.atari.registration import GAMES, task_name
 

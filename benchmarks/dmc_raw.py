@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 
 import numpy as np
-from timing import CountingThreads, add_run_options
+from timing import CountingThreads, add_run_options, announce_versions
 
 import rlpool
 from rlpool.envs.dmc.registration import DOMAINS, model_file
@@ -111,6 +111,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     add_run_options(parser, num_envs=8, seconds=3.0, rounds=3)
     args = parser.parse_args()
+    announce_versions()
     tasks = args.task or ["CheetahRun-v1", "HumanoidWalk-v1"]
     peers = ("raw", "rlpool-async", "envpool-async", "dm_control")
     report: dict[str, dict[str, float]] = {}

@@ -38,7 +38,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from timing import CountingThreads, add_run_options, spinning_thread, time_calls
+from timing import CountingThreads, add_run_options, announce_versions, spinning_thread, time_calls
 
 import rlpool
 from rlpool.envs.mujoco import python_timer_off
@@ -145,6 +145,7 @@ def main() -> int:
     parser.add_argument("--peers", default=",".join(PEERS), help=f"comma-separated, from {','.join(PEERS)}")
     add_run_options(parser, num_envs=8, seconds=3.0, rounds=2)
     args = parser.parse_args()
+    announce_versions()
     peers = [p for p in args.peers.split(",") if p]
 
     import mujoco

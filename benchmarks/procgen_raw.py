@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from timing import add_run_options, each, time_calls
+from timing import add_run_options, announce_versions, each, time_calls
 
 import rlpool
 from rlpool.envs.procgen import libenv
@@ -185,6 +185,7 @@ def main() -> None:
     p.add_argument("--layout", action="store_true", help="measure one-game libenvs against one batched libenv")
     add_run_options(p, num_envs=16, seconds=2.0, rounds=3, warmup=50)
     a = p.parse_args()
+    announce_versions()
     load = os.getloadavg()
     if a.layout:
         results: Any = [layout(t, a.num_envs, a.seconds, a.rounds) for t in a.tasks]

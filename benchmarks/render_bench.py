@@ -31,7 +31,7 @@ from pathlib import Path
 os.environ.setdefault("MUJOCO_GL", "osmesa")
 
 import numpy as np  # noqa: E402
-from timing import add_run_options, each, time_calls  # noqa: E402
+from timing import add_run_options, announce_versions, each, time_calls  # noqa: E402
 
 import rlpool  # noqa: E402
 from rlpool.tools import bench  # noqa: E402
@@ -156,6 +156,7 @@ def main() -> None:
     parser.add_argument("--only", choices=("frames", "pixels"), help="run one section")
     parser.add_argument("--pixel-peer", choices=PIXEL_PEERS, help=argparse.SUPPRESS)  # a child's one peer
     args = parser.parse_args()
+    announce_versions()
     if args.pixel_peer:
         print(timed(pixel_peer(args.pixel_peer, args.num_envs), args.seconds))
         return

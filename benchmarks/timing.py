@@ -135,3 +135,18 @@ def add_run_options(
     if warmup is not None:
         parser.add_argument("--warmup", type=int, default=warmup, help="untimed calls before each measurement")
     parser.add_argument("--json", help="also write the figures here")
+
+
+def announce_versions() -> None:
+    """Print the Python and the releases measured (EnvPool 1.2.5 and 1.2.7 are different peers)."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    def of(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "not installed"
+
+    print(f"Python {platform.python_version()}; rlpool {of('rlpool')}; envpool {of('envpool')}; "
+          f"gymnasium {of('gymnasium')}", flush=True)

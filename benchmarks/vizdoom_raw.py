@@ -22,7 +22,7 @@ import argparse
 import json
 import statistics
 
-from timing import add_run_options
+from timing import add_run_options, announce_versions
 
 from rlpool.tools.bench import PeerUnavailable, measure
 
@@ -35,6 +35,7 @@ def main() -> None:
     parser.add_argument("--tasks", nargs="+", default=["Basic-v1", "HealthGathering-v1"])
     add_run_options(parser, num_envs=8, seconds=2.0, rounds=3, warmup=30)
     args = parser.parse_args()
+    announce_versions()
 
     results: dict[str, dict[str, list[float]]] = {}
     for task in args.tasks:

@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 import numpy as np
+from timing import announce_versions
 
 CASES = (("Pong-v5", 8), ("CartPole-v1", 16))
 CHUNK_S = 0.2
@@ -112,6 +113,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10, help="pairs of chunks per library and task")
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
+    announce_versions()
     rows = bench(args.rounds)
     print(f"load average: {os.getloadavg()}")
     for r in rows:
