@@ -429,6 +429,50 @@ def test_mujoco_frame_stack(module):
     check_frame_stack(module)
 
 
+def check_dmc_frame_stack(module, k: int = 3) -> None:
+    """DeepMind Control's state observations stack key by key (``(k, *shape)``, newest last, reset fills)."""
+    stacked = module.make_gymnasium("CheetahRun-v1", num_envs=2, frame_stack=k, seed=4, max_episode_steps=5)
+    single = module.make_gymnasium("CheetahRun-v1", num_envs=2, seed=4, max_episode_steps=5)
+    assert {key: s.shape for key, s in stacked.observation_space.spaces.items()} == {
+        "position": (k, 8), "velocity": (k, 9)}
+    obs, _ = stacked.reset()
+    one, info = single.reset()
+    history = {key: np.stack([v] * k, axis=1) for key, v in one.items()}
+    rng = np.random.default_rng(0)
+    for _ in range(12):  # two time-limit ends and their resets
+        act = rng.uniform(-1, 1, (2, 6))
+        obs = stacked.step(act)[0]
+        one, *_, info = single.step(act)
+        reset = info["elapsed_step"] == 0
+        for key, v in one.items():
+            history[key] = np.where(reset[:, None, None], v[:, None],
+                                    np.concatenate([history[key][:, 1:], v[:, None]], axis=1))
+            np.testing.assert_array_equal(obs[key], history[key])
+    ts = module.make_dm("CheetahRun-v1", num_envs=2, frame_stack=k).reset()
+    assert ts.observation.position.shape == (2, k, 8)
+    spec = module.make_spec("CheetahRun-v1", frame_stack=k)
+    assert spec.config.frame_stack == k and spec.state_array_spec["obs:velocity"].shape == [k, 9]
+
+
+@needs("CheetahRun-v1")
+@both
+def test_dmc_frame_stack(module):
+    check_dmc_frame_stack(module)
+
+
+@needs("CheetahRun-v1")
+@both
+def test_dmc_pixels_are_one_array(module):
+    """``from_pixels``: the gymnasium pool's observation is the frames' array; dm's State names it ``pixels``."""
+    env = module.make_gymnasium("CheetahRun-v1", num_envs=2, from_pixels=True, frame_stack=2)
+    obs, _ = env.reset()
+    assert isinstance(obs, np.ndarray) and obs.shape == (2, 6, 84, 84) and obs.dtype == np.uint8
+    assert env.observation_space.shape == (6, 84, 84)
+    ts = module.make_dm("CheetahRun-v1", num_envs=2, from_pixels=True).reset()
+    assert ts.observation._fields == ("env_id", "players", "pixels") and ts.observation.pixels.shape == (2, 3, 84, 84)
+    assert "obs:pixels" in module.make_spec("CheetahRun-v1", from_pixels=True).state_array_spec
+
+
 @needs("Hopper-v4")
 def test_mujoco_frame_stack_dm_and_bad_values():
     assert compat.make_dm("Hopper-v4", num_envs=2, frame_stack=2).reset().observation.obs.shape == (2, 2, 11)

@@ -86,7 +86,7 @@ for _cls in (ArraySpec, DMEnvPool, EnvPool, EnvPoolError, EnvSpec, GymnasiumEnvP
     _cls.__module__ = __name__  # the module scripts take them from (reprs, tracebacks and pickles say it)
 
 # The EnvPool API version this module follows (some scripts gate on it).
-__version__ = "1.2.5"
+__version__ = "1.2.7"
 
 # EnvPool's pool-level config keys, in EnvPool's order; the task's options follow them.
 ENVPOOL_CONFIG_KEYS = (
@@ -195,8 +195,9 @@ def resolve_spec(
     except ValueError as e:
         raise EnvPoolError(str(e)) from None
     layout = family_layout(target)
-    # EnvPool's frame stacking (MuJoCo's), done by the pool faces here (FrameStack): not an env option.
-    frame_stack = opts.pop("frame_stack", 1) if layout.frame_stack else 1
+    # EnvPool's frame stacking of state observations (MuJoCo's, DeepMind Control's without pixels), done by
+    # the pool faces here (FrameStack): not an env option.
+    frame_stack = opts.pop("frame_stack", 1) if layout.stacks_frames(opts) else 1
     try:
         frame_stack = check_int("frame_stack", frame_stack, 1, 1024)
     except ValueError as e:

@@ -62,6 +62,10 @@ class FamilyLayout:
     frame_stack = False
     """The family takes EnvPool's ``frame_stack`` option (done by the pool faces, not by the env)."""
 
+    def stacks_frames(self, opts: dict[str, Any]) -> bool:
+        """Whether the pool faces stack frames for these make() options (else ``frame_stack`` is the env's)."""
+        return self.frame_stack
+
     def options(self, opts: dict[str, Any]) -> dict[str, Any]:
         """EnvPool's make() options -> rlpool's (may raise EnvPoolError for values rlpool cannot honour)."""
         return opts

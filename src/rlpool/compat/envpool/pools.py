@@ -26,24 +26,37 @@ except ImportError:  # pragma: no cover - only without the extra
 
 
 class FrameStack:
-    """EnvPool's MuJoCo frame stacking: each env's last ``k`` observations, the newest last.
+    """EnvPool's frame stacking of state observations: each env's last ``k`` observations, the newest last.
 
-    A reset row (``elapsed_step`` 0) fills all ``k`` frames with its observation, as EnvPool's does.
+    A dict observation is stacked key by key. A reset row (``elapsed_step`` 0) fills all ``k`` frames with
+    its observation, as EnvPool's does.
     """
 
-    def __init__(self, k: int, num_envs: int, shape: tuple[int, ...], dtype: Any) -> None:
-        self.frames = np.zeros((num_envs, k, *shape), dtype)
+    def __init__(self, k: int, num_envs: int, space: Any) -> None:
+        from gymnasium import spaces
 
-    def __call__(self, obs: np.ndarray, info: dict[str, Any]) -> np.ndarray:
+        def frames(s: Any) -> np.ndarray:
+            return np.zeros((num_envs, k, *s.shape), s.dtype)
+
+        self.frames: Any = ({key: frames(s) for key, s in space.spaces.items()}
+                            if isinstance(space, spaces.Dict) else frames(space))
+
+    def __call__(self, obs: Any, info: dict[str, Any]) -> Any:
         """The stacked frames of the batch's envs, with ``obs`` (rows in ``info["env_id"]``'s order) taken in."""
         ids = np.asarray(info["env_id"])
         first = np.asarray(info["elapsed_step"]) == 0
-        frames = self.frames
-        frames[ids[first]] = obs[first][:, None]
-        going = ids[~first]
-        if going.size:
-            frames[going] = np.concatenate([frames[going, 1:], obs[~first][:, None]], axis=1)
-        return frames[ids]
+        if isinstance(self.frames, dict):
+            return {key: _push(frames, obs[key], ids, first) for key, frames in self.frames.items()}
+        return _push(self.frames, obs, ids, first)
+
+
+def _push(frames: np.ndarray, obs: np.ndarray, ids: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """``obs`` taken into ``frames`` (per env, newest last; a first row fills every frame): ``frames[ids]``."""
+    frames[ids[first]] = obs[first][:, None]
+    going = ids[~first]
+    if going.size:
+        frames[going] = np.concatenate([frames[going, 1:], obs[~first][:, None]], axis=1)
+    return frames[ids]
 
 
 class EnvPool:
@@ -72,8 +85,7 @@ class EnvPool:
             setattr(self._pool, name, value)
         self._pool.info_keys = self._info_keys
         self._cast_info = frozenset(spec.layout.info_int32)
-        obs = spec.rlpool_spec.arrays.obs[0]
-        self._stack = (FrameStack(spec.frame_stack, spec.config.num_envs, tuple(obs.shape), obs.dtype)
+        self._stack = (FrameStack(spec.frame_stack, spec.config.num_envs, spec.unstacked_observation_space)
                        if spec.frame_stack > 1 else None)
 
     def _obs(self, obs: Any, info: dict[str, Any]) -> Any:
@@ -263,10 +275,6 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
         self._init_pool(spec.rlpool_spec, export_discount=True)
         self._init_envpool(spec)
         self._step_types = StepTypes(self.num_envs)
-        arrays = spec.rlpool_spec.arrays
-        self._obs_kind = arrays.obs_kind
-        self._obs_names = arrays.obs_names
-        self._info_names = arrays.info_names
         self._obs_spec = spec.observation_spec()
         self._State = type(self._obs_spec)
         self._Players = type(self._obs_spec.players)
@@ -325,10 +333,10 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
 
     def _state(self, obs: Any, info: dict[str, Any]) -> Any:
         env_id = info["env_id"]
-        obs = self.spec.layout.obs(obs) if self._stack is None else self._obs(obs, info)
-        if self._obs_kind == "dict":
-            entries = list(self.spec.pad(obs).values()) if self.spec.zero_keys else [obs[k] for k in self._obs_names]
-        elif self._obs_kind == "tuple" and isinstance(obs, tuple):
+        obs = self._obs(obs, info)
+        if isinstance(obs, dict):
+            entries = [obs[k] for k in self.spec.obs_keys]
+        elif isinstance(obs, tuple):
             entries = list(obs)
         else:
             entries = [obs]

@@ -102,7 +102,7 @@ class EnvSpec:
         self.zero_keys: dict[str, tuple[int, ...]] = {k: shape for k, shape in keys if k not in own}
         """Keys EnvPool has that the task does not fill (a DeepMind Control domain's other tasks'): zeros."""
         self.frame_stack = 1
-        """EnvPool's MuJoCo ``frame_stack``: observations of shape ``(frame_stack, *obs)``, the newest last."""
+        """EnvPool's ``frame_stack`` of states: each observation (key) of shape ``(frame_stack, *obs)``, newest last."""
 
     def pad(self, obs: Any) -> Any:
         """A dict observation batch with EnvPool's keys: the task's own, and zeros for ``zero_keys``."""
@@ -155,19 +155,24 @@ class EnvSpec:
         }
         space = self.observation_space
         arrays = self.rlpool_spec.arrays
-        if arrays.obs_kind == "array" or type(self.layout).observation_space is not FamilyLayout.observation_space:
+        from gymnasium import spaces
+
+        if arrays.obs_kind == "array" or not isinstance(space, spaces.Dict):
             if arrays.obs_kind == "array":
                 state["obs"] = ArraySpec.of(arrays.obs[0])
                 if self.frame_stack > 1:
                     state["obs"].shape = [self.frame_stack, *state["obs"].shape]
-            else:
-                state["obs"] = ArraySpec(space.dtype, list(space.shape), _scalar_if_uniform(space.low),
-                                         _scalar_if_uniform(space.high))
+            else:  # a layout gives one array: keyed by the entry's name where it is one entry of a dict
+                key = f"obs:{arrays.obs[0].name}" if arrays.obs_kind == "dict" and len(arrays.obs) == 1 else "obs"
+                state[key] = ArraySpec(space.dtype, list(space.shape), _scalar_if_uniform(space.low),
+                                       _scalar_if_uniform(space.high))
         else:
             own = {a.name: a for a in arrays.obs}
             for key in self.obs_keys:
-                state[f"obs:{key}"] = ArraySpec.of(own[key]) if key in own else ArraySpec(
-                    np.float64, self.zero_keys[key], -np.inf, np.inf)
+                state[f"obs:{key}"] = a = ArraySpec.of(own[key]) if key in own else ArraySpec(
+                    np.float64, list(self.zero_keys[key]), -np.inf, np.inf)
+                if self.frame_stack > 1:
+                    a.shape = [self.frame_stack, *a.shape]
         info = {a.name: a for a in arrays.info}
         for key in self.info_keys:
             state[f"info:{key}"] = a = ArraySpec.of(info[key], info=True)
@@ -179,13 +184,25 @@ class EnvSpec:
 
     @property
     def observation_space(self) -> Any:
-        """Single-env gymnasium observation space (with ``zero_keys`` as unbounded float64 boxes)."""
-        space = self.layout.observation_space(self.rlpool_spec.observation_space)
-        if self.frame_stack > 1:
-            from gymnasium import spaces
+        """Single-env gymnasium observation space (``frame_stack`` frames of each state, newest last)."""
+        space = self.unstacked_observation_space
+        if self.frame_stack == 1:
+            return space
+        from gymnasium import spaces
 
-            k = self.frame_stack
-            return spaces.Box(np.stack([space.low] * k), np.stack([space.high] * k), (k, *space.shape), space.dtype)
+        k = self.frame_stack
+
+        def stacked(s: Any) -> Any:
+            return spaces.Box(np.stack([s.low] * k), np.stack([s.high] * k), (k, *s.shape), s.dtype)
+
+        if isinstance(space, spaces.Dict):
+            return spaces.Dict({key: stacked(s) for key, s in space.spaces.items()})
+        return stacked(space)
+
+    @property
+    def unstacked_observation_space(self) -> Any:
+        """One frame's observation space (with ``zero_keys`` as unbounded float64 boxes)."""
+        space = self.layout.observation_space(self.rlpool_spec.observation_space)
         if not self.zero_keys:
             return space
         from collections import OrderedDict

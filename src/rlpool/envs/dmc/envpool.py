@@ -16,6 +16,8 @@ from rlpool.envs.dmc.registration import env_type as dmc_env_type
 from rlpool.envs.dmc.registration import task_id as dmc_task_id
 from rlpool.spec import EnvSpec as RlpoolEnvSpec
 
+PIXELS = "pixels"  # from_pixels: the observation's one key in rlpool, EnvPool's plain array
+
 
 def _merge_keys(into: list[str], keys: Sequence[str]) -> None:
     """Add ``keys`` missing from ``into``, each just before the next of ``keys`` that ``into`` has (else last)."""
@@ -44,11 +46,29 @@ def domain_keys(env_type: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
 
 
 class DmcLayout(FamilyLayout):
-    """EnvPool's DeepMind Control tasks: the domain's observation keys."""
+    """EnvPool's DeepMind Control tasks: the domain's observation keys.
+
+    ``frame_stack`` stacks each key's states (``(k, *shape)``, the newest last) and, with ``from_pixels``,
+    the frames on the channel axis (the env's own option).
+    """
+
+    def stacks_frames(self, opts: dict[str, Any]) -> bool:
+        """State observations are stacked by the pool faces; pixel frames by the env."""
+        return not opts.get("from_pixels", False)
 
     def obs_keys(self, rlpool_spec: Any) -> tuple[tuple[str, tuple[int, ...]], ...]:
-        """Every key of the task's domain, with its shape, in EnvPool's order."""
+        """Every key of the task's domain, with its shape, in EnvPool's order (none for pixels)."""
+        if rlpool_spec.arrays.obs_names == (PIXELS,):
+            return ()
         return domain_keys(rlpool_spec.task.env_type)
+
+    def observation_space(self, space: Any) -> Any:
+        """The state keys' ``Dict``, or with ``from_pixels`` the frames' ``Box`` (EnvPool gives an array)."""
+        return space[PIXELS] if list(space.spaces) == [PIXELS] else space
+
+    def obs(self, obs: Any) -> Any:
+        """The state keys' arrays, or with ``from_pixels`` the frames' array."""
+        return obs[PIXELS] if len(obs) == 1 and PIXELS in obs else obs
 
 
 _LAYOUT = DmcLayout()
