@@ -34,11 +34,13 @@ const char* dtype_name(DType dtype);
 // action. `shape` is the per-env shape; bounds are empty (unbounded), one value
 // (broadcast) or one value per element.
 struct ArraySpec {
+  // Members a designated initializer may leave out have default initializers (no
+  // -Wmissing-field-initializers for them).
   std::string name;
   DType dtype = DType::kFloat32;
-  std::vector<std::int64_t> shape;
-  std::vector<double> low;
-  std::vector<double> high;
+  std::vector<std::int64_t> shape = {};
+  std::vector<double> low = {};
+  std::vector<double> high = {};
 
   std::int64_t num_elements() const {
     std::int64_t n = 1;
@@ -56,16 +58,16 @@ const char* obs_kind_name(ObsKind kind);
 
 // What an env of a given configuration looks like from outside.
 struct EnvSpec {
-  std::vector<ArraySpec> obs;
+  std::vector<ArraySpec> obs = {};
   ObsKind obs_kind = ObsKind::kArray;
   // Discrete actions: dtype kInt64, shape {}, low {0}, high {n - 1}.
   // Continuous actions: dtype kFloat32 or kFloat64, the dtype of the action
   // space Python shows (gymnasium's tasks: float32; dm_control's: float64);
   // the engine takes either from Python and hands the env float64 values
   // (Action::continuous) whatever the dtype. Shape {dim}, low/high per element.
-  ArraySpec action;
+  ArraySpec action = {};
   // Env-specific info entries (the engine adds env_id and elapsed_step itself).
-  std::vector<ArraySpec> info;
+  std::vector<ArraySpec> info = {};
   // The env writes a discount of its own (Output::discount), for dm_env's
   // TimeStep: e.g. Atari's zero_discount_on_life_loss. Without it the
   // discount is 0 on termination and 1 otherwise.
@@ -236,13 +238,13 @@ class Env {
 // A registered kind of env: its options and how to build its spec and instances.
 struct EnvType {
   std::string name;
-  std::vector<Option> options;
+  std::vector<Option> options = {};
   std::function<EnvSpec(const Config&)> spec;
   std::function<std::unique_ptr<Env>(const Config&)> create;
   // Non-empty where this build cannot make the env type (a library it needs was
   // missing at build time): the reason, naming what to install. Its tasks stay
   // registered, so that making one raises this instead of "unknown task".
-  std::string unavailable;
+  std::string unavailable = {};
 };
 
 // The `create` of an env type whose instances are E(config, args...), so that a
