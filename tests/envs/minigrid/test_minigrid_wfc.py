@@ -6,7 +6,10 @@ rlpool (``pattern_path``). Generation: where minigrid's heuristics draw nothing 
 the same wall for wall; elsewhere chi-square tests over resets (agent x, y and direction, goal x and y, the
 number of walls, and each cell's wall frequency, Bonferroni over the cells) against minigrid's, and a
 different generator is told apart. Stepping and frames: minigrid's start states copied into rlpool, the same
-actions, the same observations, rewards, flags and frames.
+actions, the same observations, rewards, flags and frames. Without ``pattern_path`` (the ids' defaults): a
+stand-in for the installed minigrid's patterns folder holding the drawn maze as ``SimpleMaze.png`` (rlpool reads
+that folder, and it is minigrid's ``PATTERN_PATH``) against minigrid's own MazeSimple preset on that file, through
+``rlpool.make`` and ``rlpool.compat.envpool.make_gymnasium``; and without any image, the error of every make.
 
 minigrid's WFC recomputes its pattern adjacency table (deterministic, and most of its reset time) on every
 reset; the tests cache that one function's result. Each case samples 300 levels of 9 x 9 (100-200 for the
@@ -18,6 +21,8 @@ these cost CI tens of minutes.)
 from __future__ import annotations
 
 import collections
+import dataclasses
+import importlib.metadata
 import os
 import warnings
 from collections.abc import Iterator
@@ -31,6 +36,7 @@ from render_reference import assert_frames_equal
 from scipy import stats
 
 import rlpool
+import rlpool.compat.envpool as compat
 from rlpool.envs.minigrid import decode_mission, wfc
 from rlpool.envs.minigrid.state import MinigridState, from_minigrid, unpack
 
@@ -40,7 +46,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     import minigrid.envs.wfc.wfclogic.control as wfc_control
     from minigrid.envs.wfc import WFCConfig, WFCEnv
-    from minigrid.envs.wfc.config import WFC_PRESETS
+    from minigrid.envs.wfc.config import PATTERN_PATH, WFC_PRESETS
 
 FULL = os.environ.get("RLPOOL_FULL_REFERENCE") == "1"
 N = 500 if FULL else 300
@@ -290,40 +296,51 @@ def goal_actions(genv) -> list[int]:
     return []
 
 
+def same_episodes(genv, pool, episodes: int, seed: int, envpool_flags: bool = False) -> collections.Counter:
+    """From minigrid's start states (seeds ``seed`` ..), the same actions in ``genv`` and env 0 of ``pool``.
+
+    Every step: the same observations, rewards, flags and whole state. Half the episodes walk to the goal
+    with random detours; the others are random (and time out). ``envpool_flags``: EnvPool's gymnasium flags
+    (``terminated`` is ``done and not truncated``), as ``rlpool.compat.envpool`` gives them.
+    """
+    rng = np.random.default_rng(seed)
+    totals: collections.Counter = collections.Counter()
+    for episode in range(episodes):
+        genv.reset(seed=seed + episode)
+        pool.reset()
+        pool.set_state(0, from_minigrid(genv).pack())
+        walk = episode % 2 == 0
+        plan = goal_actions(genv) if walk else []
+        while True:
+            detour = not (plan and rng.random() < 0.85)
+            action = policy(genv, rng) if detour else plan.pop(0)
+            gobs, greward, gterm, gtrunc, _ = genv.step(action)
+            if walk and detour:
+                plan = goal_actions(genv)
+            obs, reward, term, trunc, _ = pool.step(np.array([action]))
+            where = f"episode {episode} step {genv.step_count} action {action}"
+            np.testing.assert_array_equal(obs["image"][0], gobs["image"], err_msg=where)
+            assert obs["direction"][0] == gobs["direction"], where
+            assert decode_mission(obs["mission"][0]) == gobs["mission"], where
+            assert reward[0] == np.asarray(greward, reward.dtype), (where, reward[0], greward)
+            expected = (gterm and not gtrunc, gtrunc) if envpool_flags else (gterm, gtrunc)
+            assert (bool(term[0]), bool(trunc[0])) == expected, where
+            assert unpack(pool.get_state(0)) == from_minigrid(genv), where
+            totals["steps"] += 1
+            if gterm or gtrunc:
+                totals["rewarded" if greward > 0 else "timed out"] += 1
+                break
+    return totals
+
+
 @pytest.mark.parametrize("image", ["maze", "obstacles"])
 def test_same_episodes_as_minigrid(images, image):
     """From minigrid's start states, the same actions: the same observations, rewards, flags and states."""
     genv = minigrid_wfc(images[image], pattern_width=2)
     pool = rlpool.make(TASK, num_envs=1, autoreset_mode="Disabled", max_episode_steps=1 << 30, size=SIZE,
                        pattern_path=str(images[image]), pattern_width=2)
-    rng = np.random.default_rng(3)
-    totals: collections.Counter = collections.Counter()
     try:
-        for episode in range(12 if FULL else 6):
-            genv.reset(seed=100 + episode)
-            pool.reset()
-            pool.set_state(0, from_minigrid(genv).pack())
-            # Half the episodes walk to the goal with random detours; the others are random (and time out).
-            walk = episode % 2 == 0
-            plan = goal_actions(genv) if walk else []
-            while True:
-                detour = not (plan and rng.random() < 0.85)
-                action = policy(genv, rng) if detour else plan.pop(0)
-                gobs, greward, gterm, gtrunc, _ = genv.step(action)
-                if walk and detour:
-                    plan = goal_actions(genv)
-                obs, reward, term, trunc, _ = pool.step(np.array([action]))
-                where = f"{image} episode {episode} step {genv.step_count} action {action}"
-                np.testing.assert_array_equal(obs["image"][0], gobs["image"], err_msg=where)
-                assert obs["direction"][0] == gobs["direction"], where
-                assert decode_mission(obs["mission"][0]) == gobs["mission"], where
-                assert reward[0] == float(greward), (where, reward[0], greward)
-                assert (bool(term[0]), bool(trunc[0])) == (gterm, gtrunc), where
-                assert unpack(pool.get_state(0)) == from_minigrid(genv), where
-                totals["steps"] += 1
-                if gterm or gtrunc:
-                    totals["rewarded" if greward > 0 else "timed out"] += 1
-                    break
+        totals = same_episodes(genv, pool, 12 if FULL else 6, seed=100)
     finally:
         pool.close()
     assert totals["rewarded"] >= 1 and totals["timed out"] >= 1, totals
@@ -371,11 +388,16 @@ def test_no_image_says_why_and_how(monkeypatch):
     if any((d / "SimpleMaze.png").is_file() for d in wfc.search_dirs()):
         pytest.skip("this minigrid ships its pattern images")
     rlpool.make_spec(TASK)  # the spec (spaces, options) needs no image
-    with pytest.raises(ValueError) as info:
-        rlpool.make(TASK)
-    text = str(info.value)
-    for words in ("SimpleMaze.png", "no minigrid release ships", "pattern_path", wfc.PATTERNS_ENV):
-        assert words in text, (words, text)
+    compat.make_spec(TASK)
+    package = f"installed here: minigrid {importlib.metadata.version('minigrid')}"
+    makes = (rlpool.make, rlpool.make_gymnasium, rlpool.make_dm, compat.make_gymnasium, compat.make_dm)
+    for make in makes:
+        with pytest.raises(ValueError) as info:
+            make(TASK, num_envs=2)
+        text = str(info.value)
+        for words in ("SimpleMaze.png", "no minigrid release ships", package, "pattern_path", wfc.PATTERNS_ENV,
+                      str(wfc.minigrid_patterns_dir())):
+            assert words in text, (make, words, text)
 
 
 def test_the_folder_of_the_env_var_is_read(images, tmp_path, monkeypatch):
@@ -391,6 +413,85 @@ def test_the_folder_of_the_env_var_is_read(images, tmp_path, monkeypatch):
     finally:
         by_folder.close()
         by_path.close()
+
+
+@pytest.fixture
+def minigrid_folder(images, tmp_path, monkeypatch) -> Path:
+    """The installed minigrid's patterns folder as a release that shipped it would have it: the maze as MazeSimple's.
+
+    ``$RLPOOL_MINIGRID_WFC_PATTERNS`` unset, so the ids find their image by default where minigrid's presets do.
+    """
+    monkeypatch.delenv(wfc.PATTERNS_ENV, raising=False)
+    (tmp_path / wfc.PRESETS["MazeSimple"].file).write_bytes(images["maze"].read_bytes())
+    monkeypatch.setattr(wfc, "minigrid_patterns_dir", lambda: tmp_path)
+    return tmp_path
+
+
+def minigrid_preset(name: str, folder: Path, render_mode: str | None = None, **params: Any) -> WFCEnv:
+    """minigrid's WFCEnv with its preset ``name`` (its defaults: size 25), the preset's image read from ``folder``."""
+    preset = WFC_PRESETS[name]
+    config = dataclasses.replace(preset, pattern_path=folder / Path(preset.pattern_path).name, **params)
+    return WFCEnv(wfc_config=config, render_mode=render_mode)
+
+
+def test_the_default_folder_is_minigrids():
+    """Without pattern_path or the env var, the ids read the folder minigrid's presets read (found unimported)."""
+    assert wfc.minigrid_patterns_dir().resolve() == Path(PATTERN_PATH).resolve()
+    assert wfc.search_dirs()[-1] == wfc.minigrid_patterns_dir()
+
+
+LEXICAL = {"loc_heuristic": "lexical", "choice_heuristic": "lexical"}
+
+
+def test_without_pattern_path_the_preset_is_minigrids(minigrid_folder):
+    """No options but the heuristics (drawing nothing): minigrid's MazeSimple level on the same file, wall for wall."""
+    genv = minigrid_preset("MazeSimple", minigrid_folder, **LEXICAL)
+    genv.reset(seed=0)
+    theirs = walls(from_minigrid(genv))
+    assert theirs.shape == (25, 25) and 0 < theirs[1:-1, 1:-1].sum() < 23 * 23
+    for make in (rlpool.make, compat.make_gymnasium):
+        pool = make(TASK, num_envs=2, seed=4, **LEXICAL)
+        try:
+            pool.reset()
+            for i in range(2):
+                np.testing.assert_array_equal(walls(unpack(pool.get_state(i))), theirs)
+        finally:
+            pool.close()
+
+
+def test_pattern_path_overrides_the_default(minigrid_folder, images):
+    genv = minigrid_preset("MazeSimple", minigrid_folder, **LEXICAL)
+    genv.reset(seed=0)
+    maze = walls(from_minigrid(genv))
+    genv = minigrid_wfc(images["obstacles"], size=25, **LEXICAL)
+    genv.reset(seed=0)
+    obstacles = walls(from_minigrid(genv))
+    assert not np.array_equal(maze, obstacles)
+    pool = rlpool.make(TASK, pattern_path=str(images["obstacles"]), **LEXICAL)
+    try:
+        pool.reset()
+        np.testing.assert_array_equal(walls(unpack(pool.get_state(0))), obstacles)
+    finally:
+        pool.close()
+
+
+@pytest.mark.parametrize("api", ["rlpool", "compat"])
+def test_same_episodes_as_minigrids_preset_without_pattern_path(minigrid_folder, api):
+    """The id with its defaults (no option at all) against minigrid's MazeSimple preset, step by step.
+
+    ``compat``: ``rlpool.compat.envpool.make_gymnasium``, EnvPool's API (its flags, int32 direction).
+    """
+    genv = minigrid_preset("MazeSimple", minigrid_folder)
+    if api == "rlpool":
+        pool = rlpool.make_gymnasium(TASK, num_envs=1, autoreset_mode="Disabled")
+    else:
+        pool = compat.make_gymnasium(TASK, num_envs=1)
+        assert pool.spec.config.max_episode_steps == genv.max_steps == 500
+    try:
+        totals = same_episodes(genv, pool, 4, seed=200, envpool_flags=api == "compat")
+    finally:
+        pool.close()
+    assert totals["rewarded"] >= 1 and totals["timed out"] >= 1, totals
 
 
 def test_bad_images_are_refused(tmp_path):

@@ -54,14 +54,19 @@ included), agent, carrying, step count, `max_steps`, mission and the env's own v
 sees highlighted, bitwise equal to minigrid's (`render_fps` 10).
 
 `MiniGrid-WFC-*` learn their levels by Wave Function Collapse from a pattern image, and no minigrid release
-ships those images (minigrid/envs/wfc/patterns/ is in neither its wheel nor its sdist), nor does rlpool. Supply
-one: the option `pattern_path` (a PNG; pixels whose red value is 0 are walls), or `RLPOOL_MINIGRID_WFC_PATTERNS`
-naming a folder that holds minigrid's pattern files by their minigrid names (`SimpleMaze.png`,
-`ScaledMaze.png`, `Fabric.png`, `Blackdots.png`, `Angular.png`, `Hogs.png`); the installed minigrid's own
-`patterns` folder is read too, should a release ship it. Without one, `make` raises a ValueError saying so
-(the spec and this page need none). The generator is minigrid's algorithm in C++ (patterns with rotations and
-reflections, overlap adjacency, the solver with minigrid's heuristics and backtracking, the largest connected
-area, start and goal), tested against minigrid's WFCEnv on images drawn by the tests.
+ships those images (minigrid/envs/wfc/patterns/ is in neither its wheel nor its sdist, 3.2.0 included; only its
+source repository has them), nor does rlpool. Supply one: the option `pattern_path` (a PNG; pixels whose red
+value is 0 are walls), or `RLPOOL_MINIGRID_WFC_PATTERNS` naming a folder that holds minigrid's pattern files by
+their minigrid names (`SimpleMaze.png`, `ScaledMaze.png`, `Fabric.png`, `Blackdots.png`, `Angular.png`,
+`Hogs.png`); the installed minigrid's own `patterns` folder is read too (minigrid installed from its source, or
+a release that ships them). Without one, making a pool raises a ValueError naming the minigrid it looked in
+and saying how to supply one (the spec and this page need none). The generator is minigrid's algorithm in C++
+(patterns with rotations and reflections, overlap adjacency, the solver with minigrid's heuristics and
+backtracking, the largest connected area, start and goal), tested against minigrid's WFCEnv on images drawn by
+the tests, also through `rlpool.compat.envpool`. EnvPool's ids of these names run without an image because they
+are another generator: small bitmaps of EnvPool's own compiled into its library and a simpler solver of its own
+(every input read as periodic, no heuristic options), neither minigrid's images nor its WFCConfig; their levels
+are not minigrid's.
 """,
         envs=(
             _env("Empty", ("MiniGridEmpty",), "An empty room; get to the green goal in the bottom-right corner.",
@@ -128,7 +133,8 @@ area, start and goal), tested against minigrid's WFCEnv on images drawn by the t
             _env("WFC", ("MiniGridWFC",),
                  "A level made by Wave Function Collapse from a pattern image (minigrid's WFCConfig options); "
                  "reach the goal. No minigrid release ships the presets' images: supply one with `pattern_path` or "
-                 "`RLPOOL_MINIGRID_WFC_PATTERNS` (a folder of minigrid's pattern files).",
+                 "`RLPOOL_MINIGRID_WFC_PATTERNS` (a folder of minigrid's pattern files). EnvPool's ids of these "
+                 "names draw from EnvPool's own bitmaps and generator, not minigrid's.",
                  "The largest connected free area of the level (with `ensure_connected`); the agent and the goal "
                  "on two distinct free cells at random, the agent facing a random direction.",
                  "Terminates on the goal."),

@@ -1,16 +1,24 @@
 """MiniGrid-WFC-*: minigrid 3.2.0's Wave Function Collapse envs, their pattern images supplied by the user.
 
 minigrid's WFC presets learn their levels from PNG images in ``minigrid/envs/wfc/patterns/``, but no minigrid
-release ships that folder (neither wheel nor sdist, 2.3.1 to 3.2.0), and rlpool carries no third-party files.
-So the image is an input: the option ``pattern_path`` (a PNG file), else the preset's file by minigrid's name
-in the folder ``$RLPOOL_MINIGRID_WFC_PATTERNS``, else in the installed minigrid's ``patterns`` folder (should a
-release ship it). The image is decoded here (with imageio where installed, as minigrid reads it, else
-``rlpool.images.read_png``) into the hidden option ``_pattern``; the C++ env (``wfc_env.cc``, ``wfc.cc``) does
-the rest. Without an image, ``make_spec`` still works and ``make`` raises a ValueError saying how to supply one.
+release ships that folder (neither wheel nor sdist, 2.3.1 to 3.2.0: the folder is only in minigrid's source
+repository), and rlpool carries no third-party files. So the image is an input: the option ``pattern_path`` (a
+PNG file), else the preset's file by minigrid's name in the folder ``$RLPOOL_MINIGRID_WFC_PATTERNS``, else in
+the installed minigrid's ``patterns`` folder (minigrid installed from its source, or a release that ships it;
+found without importing minigrid). The image is decoded here (with imageio where installed, as minigrid reads
+it, else ``rlpool.images.read_png``) into the hidden option ``_pattern``; the C++ env (``wfc_env.cc``,
+``wfc.cc``) does the rest. Without an image, ``make_spec`` still works and every ``make*`` raises a ValueError
+saying how to supply one.
+
+EnvPool's ids of the same names run without an image because they are another generator: small bitmaps of
+EnvPool's own compiled into its library and a simpler solver of its own (every input read as periodic, no
+heuristic options), neither minigrid's images nor its WFCConfig. Their levels are not minigrid's, so they are
+no source for these.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import os
 import warnings
@@ -61,16 +69,25 @@ def search_dirs() -> list[Path]:
 
 
 def missing_message(file: str) -> str:
-    """Why a preset has no image, and how to give it one."""
+    """Why a preset has no image (naming the package that lacks it), and how to give it one."""
     places = ", ".join(str(d) for d in search_dirs()) or "nowhere"
     return (
         f"MiniGrid-WFC: no pattern image {file!r}. minigrid's WFC presets learn their levels from PNG files in "
-        "minigrid/envs/wfc/patterns/, which no minigrid release ships (neither its wheel nor its sdist), and "
-        "rlpool carries no third-party images. Supply one: pass pattern_path='/path/to/image.png', or set "
+        "minigrid/envs/wfc/patterns/, which no minigrid release ships (neither its wheels nor its sdists; "
+        f"installed here: {_installed_minigrid()}): only minigrid's source repository has them, and rlpool "
+        "carries no third-party images. Supply one: pass pattern_path='/path/to/image.png', or set "
         f"{PATTERNS_ENV} to a folder holding minigrid's patterns files by their minigrid names (this preset "
         f"reads {file!r}; e.g. a checkout of the Minigrid repository's minigrid/envs/wfc/patterns). "
         f"Looked in: {places}."
     )
+
+
+def _installed_minigrid() -> str:
+    """``"minigrid <version>"``, or ``"no minigrid"`` (from its metadata, without importing it)."""
+    try:
+        return f"minigrid {importlib.metadata.version('minigrid')}"
+    except importlib.metadata.PackageNotFoundError:
+        return "no minigrid"
 
 
 def load_pattern(path: Path) -> np.ndarray:
