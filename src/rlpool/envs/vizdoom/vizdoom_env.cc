@@ -73,7 +73,8 @@ constexpr std::array<const char*, 16> kEnvpoolInfo = {
 
 std::vector<Option> options() {
   return {
-      {"cfg_path", std::string(), "The scenario's .cfg (filled in from the installed vizdoom package)."},
+      {"cfg_path", std::string(),
+       "The scenario's .cfg (filled in from the installed vizdoom package; D1-D4: from envpool-assets, fetched)."},
       {"wad_path", std::string(), "The scenario's .wad (filled in; empty: the one the .cfg names)."},
       {"vzd_path", std::string(), "The ViZDoom engine executable (filled in from the installed vizdoom package)."},
       {"iwad_path", std::string(), "The base game WAD (filled in: the vizdoom package's freedoom2.wad)."},

