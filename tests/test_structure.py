@@ -196,6 +196,11 @@ def test_tests_mirror_the_source_tree() -> None:
     """Test files live in the folder of what they test; the top of tests/ holds helpers and this file."""
     top = sorted(p.name for p in (ROOT / "tests").glob("test_*.py") if p.name != Path(__file__).name)
     assert not top, f"test files at the top of tests/ (move each into the folder of what it tests): {top}"
+    names: dict[str, list[str]] = {}
+    for p in (ROOT / "tests").rglob("test_*.py"):
+        names.setdefault(p.name, []).append(str(p.relative_to(ROOT)))
+    clashes = {n: ps for n, ps in names.items() if len(ps) > 1}
+    assert not clashes, f"test files share a name (pytest imports them by name): {clashes}"
     envs = ROOT / "tests" / "envs"
     strays = sorted(p.name for p in envs.iterdir() if p.is_dir() and p.name not in FAMILIES and p.name != "__pycache__")
     assert not strays, f"tests/envs/ folders with no family of that name in src/rlpool/envs/: {strays}"

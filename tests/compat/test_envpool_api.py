@@ -473,6 +473,25 @@ def test_dmc_pixels_are_one_array(module):
     assert "obs:pixels" in module.make_spec("CheetahRun-v1", from_pixels=True).state_array_spec
 
 
+@needs("FingerSpin-v1")
+@both
+def test_dmc_frame_skip_is_envpools(module):
+    """EnvPool's DeepMind Control ``frame_skip``: physics steps per control step, dm_control's value."""
+    expected = {"FingerSpin-v1": 2, "CheetahRun-v1": 1, "HumanoidCMUStand-v1": 10, "SwimmerSwimmer6-v1": 15}
+    for task, n in expected.items():
+        config = module.make_spec(task).config
+        assert config.frame_skip == n, task
+        assert config._fields[config._fields.index("max_episode_steps") + 1:][:3] == (
+            "frame_skip", "frame_stack", "task_name"), task
+    assert module.make_spec("FingerSpin-v1", frame_skip=2).config.frame_skip == 2
+
+
+@needs("FingerSpin-v1")
+def test_dmc_other_frame_skip_is_refused():
+    with pytest.raises(compat.EnvPoolError, match="physics steps per control step, 2"):
+        compat.make_spec("FingerSpin-v1", frame_skip=3)
+
+
 @needs("Hopper-v4")
 def test_mujoco_frame_stack_dm_and_bad_values():
     assert compat.make_dm("Hopper-v4", num_envs=2, frame_stack=2).reset().observation.obs.shape == (2, 2, 11)

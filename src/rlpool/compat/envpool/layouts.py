@@ -82,6 +82,10 @@ class FamilyLayout:
         """A batch of observations as EnvPool gives them (the default returns rlpool's as they are)."""
         return obs
 
+    def obs_entry_spec(self, key: str, spec: Any) -> Any:
+        """EnvPool's ``state_array_spec`` entry of observation key ``key``, from rlpool's (the default)."""
+        return spec
+
     def obs_keys(self, rlpool_spec: Any) -> tuple[tuple[str, tuple[int, ...]], ...]:
         """EnvPool's keys of a dict observation with their shapes, where they are not the task's own.
 

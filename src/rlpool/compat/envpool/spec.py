@@ -158,7 +158,7 @@ class EnvSpec:
         from gymnasium import spaces
 
         if arrays.obs_kind == "array" or not isinstance(space, spaces.Dict):
-            if arrays.obs_kind == "array":
+            if arrays.obs_kind == "array" and type(self.layout).observation_space is FamilyLayout.observation_space:
                 state["obs"] = ArraySpec.of(arrays.obs[0])
                 if self.frame_stack > 1:
                     state["obs"].shape = [self.frame_stack, *state["obs"].shape]
@@ -169,8 +169,8 @@ class EnvSpec:
         else:
             own = {a.name: a for a in arrays.obs}
             for key in self.obs_keys:
-                state[f"obs:{key}"] = a = ArraySpec.of(own[key]) if key in own else ArraySpec(
-                    np.float64, list(self.zero_keys[key]), -np.inf, np.inf)
+                state[f"obs:{key}"] = a = self.layout.obs_entry_spec(key, ArraySpec.of(own[key])) if key in own else (
+                    ArraySpec(np.float64, list(self.zero_keys[key]), -np.inf, np.inf))
                 if self.frame_stack > 1:
                     a.shape = [self.frame_stack, *a.shape]
         info = {a.name: a for a in arrays.info}

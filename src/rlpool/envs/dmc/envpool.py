@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from rlpool.compat.envpool.layouts import FamilyLayout, register_layout
+from rlpool.compat.envpool.layouts import EnvPoolError, FamilyLayout, register_layout
 from rlpool.envs.dmc.registration import DOMAINS
 from rlpool.envs.dmc.registration import env_type as dmc_env_type
 from rlpool.envs.dmc.registration import task_id as dmc_task_id
@@ -46,15 +46,45 @@ def domain_keys(env_type: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
 
 
 class DmcLayout(FamilyLayout):
-    """EnvPool's DeepMind Control tasks: the domain's observation keys.
+    """EnvPool's DeepMind Control tasks: the domain's observation keys, EnvPool's ``frame_skip``.
+
+    EnvPool's ``frame_skip`` is dm_control's physics steps per control step (``n_sub_steps``), reported in
+    its config and taken only at that value (rlpool's tasks keep dm_control's timing); rlpool's own
+    ``frame_skip`` (control steps per env step) is 1 here, as one EnvPool step is one control step.
 
     ``frame_stack`` stacks each key's states (``(k, *shape)``, the newest last) and, with ``from_pixels``,
     the frames on the channel axis (the env's own option).
     """
 
+    def __init__(self, n_sub_steps: int) -> None:
+        self.n_sub_steps = n_sub_steps
+
     def stacks_frames(self, opts: dict[str, Any]) -> bool:
         """State observations are stacked by the pool faces; pixel frames by the env."""
         return not opts.get("from_pixels", False)
+
+    def options(self, opts: dict[str, Any]) -> dict[str, Any]:
+        """EnvPool's ``frame_skip`` (physics steps per control step): only dm_control's own value."""
+        opts = dict(opts)
+        if "frame_skip" in opts:
+            value = opts.pop("frame_skip")
+            if value != self.n_sub_steps:
+                raise EnvPoolError(
+                    f"frame_skip={value!r}: EnvPool's frame_skip for this task is dm_control's physics steps "
+                    f"per control step, {self.n_sub_steps}, and rlpool keeps dm_control's timing; for several "
+                    "control steps per env step use rlpool's own make(..., frame_skip=k)")
+        return opts
+
+    def config(self, config: dict[str, Any]) -> dict[str, Any]:
+        """EnvPool's config: ``frame_skip`` the physics steps per control step, in EnvPool's order.
+
+        The task's keys follow the pool's (``max_episode_steps`` the last of those); rlpool's own keys follow.
+        """
+        config = {**config, "frame_skip": self.n_sub_steps}
+        keys = list(config)
+        pool = keys[: keys.index("max_episode_steps") + 1]
+        task = [k for k in ("frame_skip", "frame_stack", "task_name") if k in config]
+        return {k: config[k] for k in [*pool, *task, *(k for k in keys if k not in pool and k not in task)]}
 
     def obs_keys(self, rlpool_spec: Any) -> tuple[tuple[str, tuple[int, ...]], ...]:
         """Every key of the task's domain, with its shape, in EnvPool's order (none for pixels)."""
@@ -71,9 +101,9 @@ class DmcLayout(FamilyLayout):
         return obs[PIXELS] if len(obs) == 1 and PIXELS in obs else obs
 
 
-_LAYOUT = DmcLayout()
+_LAYOUTS = {dmc_env_type(d.name): DmcLayout(d.n_sub_steps) for d in DOMAINS}
 
 
 @register_layout
 def _layout(task_id: str, env_type: str) -> FamilyLayout | None:
-    return _LAYOUT if env_type.startswith("Dmc") else None
+    return _LAYOUTS.get(env_type)

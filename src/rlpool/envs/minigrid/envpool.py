@@ -1,7 +1,8 @@
 """The Minigrid and BabyAI tasks through ``rlpool.compat.envpool``: EnvPool 1.2.5's option names and obs.
 
 EnvPool names some options in snake case where minigrid (and rlpool) use minigrid's own names, takes
-pairs (``agent_start_pos``, ``agent_room``) where rlpool takes two ints, and gives ``direction`` as int32.
+pairs (``agent_start_pos``, ``agent_room``) where rlpool takes two ints, gives ``direction`` as int32 (its
+spec a per-player ``[-1]`` entry) and the observation's keys sorted, as gymnasium's ``Dict`` sorts them.
 """
 
 from __future__ import annotations
@@ -40,8 +41,24 @@ class MinigridLayout(FamilyLayout):
         return opts
 
     def obs(self, obs: Any) -> Any:
-        """The observation dict with EnvPool's dtypes (``direction`` int32)."""
-        return {k: v.astype(self.casts[k]) if k in self.casts else v for k, v in obs.items()}
+        """The observation dict with EnvPool's dtypes (``direction`` int32), its keys sorted."""
+        return {k: obs[k].astype(self.casts[k]) if k in self.casts else obs[k] for k in sorted(obs)}
+
+    def observation_space(self, space: Any) -> Any:
+        """The ``Dict`` of rlpool, its keys sorted."""
+        from gymnasium import spaces
+
+        return spaces.Dict(dict(space.spaces))  # a plain dict: gymnasium sorts its keys
+
+    def obs_keys(self, rlpool_spec: Any) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """The task's own keys, sorted."""
+        return tuple(sorted((a.name, tuple(a.shape)) for a in rlpool_spec.arrays.obs))
+
+    def obs_entry_spec(self, key: str, spec: Any) -> Any:
+        """``direction``: int32, a per-player ``[-1]`` entry."""
+        if key in self.casts:
+            spec.dtype, spec.shape = np.dtype(self.casts[key]), [-1]
+        return spec
 
 
 _LAYOUT = MinigridLayout()
