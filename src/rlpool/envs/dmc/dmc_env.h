@@ -111,8 +111,8 @@ class DmcEnv : public Env {
 
  protected:
   // n_sub_steps: physics steps per control step (dm_control's
-  // control_timestep / timestep); EnvPool's frame_skip multiplies the control
-  // steps per env step. writes_model: the task writes model arrays (targets,
+  // control_timestep / timestep; what EnvPool calls frame_skip, where rlpool's
+  // frame_skip is control steps per env step). writes_model: the task writes model arrays (targets,
   // terrain), so the env needs a model copy of its own; without it m_'s arrays
   // are shared with every other env and must only be read.
   DmcEnv(const Config& config, int n_sub_steps, bool writes_model = false);
