@@ -1,8 +1,8 @@
 """rlpool's on-disk cache: ``$RLPOOL_CACHE_DIR``, else ``$XDG_CACHE_HOME/rlpool`` (``~/.cache/rlpool``).
 
-Everything in it is derived and rebuilt when missing: numba-compiled Python envs (``python_env/``), the
-DeepMind Control Suite models that dm_control compiles (``dmc/``) and gymnasium's images, decoded for the
-C++ renderers (``images/``, see ``rlpool.images``).
+Everything in it is derived from, or fetched as, published packages (compiled models, decoded images,
+files taken from a pinned, checksum-verified wheel) and is rebuilt when missing; each user keeps a folder
+of its own under the root, named in its own module.
 """
 
 from __future__ import annotations
