@@ -37,3 +37,17 @@ def test_envpool_rows_name_the_release(monkeypatch) -> None:
     result = BenchResult([_m("rlpool-sync", 20.0), _m("envpool-sync", 10.0)])
     rows = [line.split() for line in format_table(result).splitlines()[2:] if line]
     assert [r[2:4] for r in rows] == [["rlpool-sync", "20"], ["envpool-sync", "1.2.7"]]
+
+
+def test_progress_bar_without_tqdm(monkeypatch) -> None:
+    """``rlpool bench`` runs without the bench extra's tqdm: no bar, no ImportError."""
+    import sys
+
+    import rlpool.tools.bench as bench
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm raises ImportError
+    with bench._progress_bar(3, True) as bar:
+        bar.set_description("x")
+        bar.update(1)
+    result = bench.run_benchmark(["CartPole-v1"], [1], peers=["rlpool-sync"], steps=50, warmup=1, progress=True)
+    assert [m.peer for m in result.measurements] == ["rlpool-sync"]

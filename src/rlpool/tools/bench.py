@@ -535,6 +535,33 @@ def measure(
     )
 
 
+class _NoBar:
+    """A progress bar that shows nothing (``progress=False``, or tqdm not installed)."""
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def set_description(self, text: str) -> None:
+        """Nothing to show."""
+
+    def update(self, n: int) -> None:
+        """Nothing to show."""
+
+
+def _progress_bar(total: int, progress: bool) -> Any:
+    """A tqdm bar on stderr over ``total`` measurements where asked and tqdm is installed (the bench extra)."""
+    if progress:
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return _NoBar()
+        return tqdm(total=total, unit="run", dynamic_ncols=True, file=sys.stderr)
+    return _NoBar()
+
+
 def run_benchmark(
     tasks: Sequence[str],
     num_envs: Sequence[int],
@@ -554,13 +581,11 @@ def run_benchmark(
     peer after another, does not. Peers that cannot run a task are recorded in ``BenchResult.skipped``
     (checked once per task and peer) instead of failing the run. ``peers`` defaults to every known one.
     """
-    from tqdm import tqdm
-
     peers = known_peers() if peers is None else peers
     result = BenchResult()
     unavailable: dict[tuple[str, str], str | None] = {}  # (task, peer) -> why it cannot run
     total = len(tasks) * len(num_envs) * len(peers) * rounds
-    with tqdm(total=total, disable=not progress, unit="run", dynamic_ncols=True, file=sys.stderr) as bar:
+    with _progress_bar(total, progress) as bar:
         for task in tasks:
             for n in num_envs:
                 runs: dict[str, list[Measurement]] = {}

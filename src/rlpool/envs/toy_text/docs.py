@@ -105,7 +105,8 @@ first move after boarding.
                     "`v4` (gymnasium 1.3): rainy drifts fixed: walls block only east/west drifts, left and right "
                     "are seen from the heading, and a move into the grid's edge no longer drifts; the "
                     "`rainy_probability` and `fickle_probability` options. Without rain, the same as `v3`. "
-                    "(rlpool's `Taxi-v3` keeps gymnasium 1.2's rain rules; in EnvPool 1.2.7 `Taxi-v3` names its `Taxi-v4`.)",
+                    "(rlpool's `Taxi-v3` keeps gymnasium 1.2's rain rules; in EnvPool 1.2.7 `Taxi-v3` names its "
+                    "`Taxi-v4`.)",
                     "`v3`: map corrected and a cleaner description; gym 0.25 added `info[\"action_mask\"]`; "
                     "gymnasium 1.2.0 added the `is_rainy` and `fickle_passenger` options (Dietterich, 2000).",
                     "`v2`: the taxi no longer starts with the passenger at the destination; observations "
