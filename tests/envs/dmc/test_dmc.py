@@ -14,10 +14,15 @@ import sys
 
 import numpy as np
 import pytest
-from dmc_reference import ALL_TASKS, TASK_STATE, compare, load, state_of
+from dmc_suite import require_suite
 
-import rlpool
-from rlpool.envs.dmc.registration import DOMAINS, NO_TIME_LIMIT_STEPS, env_type, task_id
+dm_suite = require_suite()  # before dmc_reference imports dm_control.suite: installed, or rlpool's copy
+
+from dmc_reference import ALL_TASKS, TASK_STATE, compare, load, state_of  # noqa: E402
+
+import rlpool  # noqa: E402
+from rlpool.envs.dmc import suite_source  # noqa: E402
+from rlpool.envs.dmc.registration import DOMAINS, NO_TIME_LIMIT_STEPS, env_type, task_id  # noqa: E402
 
 FULL = os.environ.get("RLPOOL_FULL_REFERENCE") == "1"
 SEEDS = (0, 1, 2) if FULL else (0,)
@@ -29,9 +34,7 @@ DOMAIN = {d.name: d for d in DOMAINS}
 
 
 def test_every_dm_control_task_has_envpools_id():
-    from dm_control import suite
-
-    assert sorted(ALL_TASKS) == sorted(suite.ALL_TASKS)
+    assert sorted(ALL_TASKS) == sorted(dm_suite.ALL_TASKS)
     ids = {task_id(d, t) for d, t in ALL_TASKS}
     assert ids <= set(rlpool.list_all_envs())
     for d, t in ALL_TASKS:
@@ -205,14 +208,13 @@ def test_frame_skip_repeats_the_action_and_adds_the_rewards():
 
 
 @pytest.mark.parametrize("missing", ["import", "metadata"])
-def test_without_dm_control_the_error_names_the_extra(missing, tmp_path):
-    # An empty cache: the model must be compiled, which needs dm_control. "import": it cannot be imported;
-    # "metadata": it is not installed at all (pip uninstall removes both).
+def test_without_dm_control_the_error_names_it_and_the_extra(missing, tmp_path):
+    # An empty cache: the model must be compiled, which needs dm_control. "import": installed (or not) but it
+    # cannot be imported; "metadata": not installed at all, and its wheel cannot be fetched (pip finds nothing).
     block = (
         "sys.modules['dm_control'] = None"
         if missing == "import"
-        else "import importlib.metadata as m; v = m.version; "
-        "m.version = lambda n: (_ for _ in ()).throw(m.PackageNotFoundError(n)) if n == 'dm-control' else v(n)"
+        else "from rlpool.envs.dmc import suite_source; suite_source.installed_version = lambda: None"
     )
     code = (
         f"import sys; {block}\n"
@@ -222,9 +224,14 @@ def test_without_dm_control_the_error_names_the_extra(missing, tmp_path):
         "except ImportError as e:\n"
         "    print('ERROR', e)\n"
     )
+    env = {**os.environ, "RLPOOL_CACHE_DIR": str(tmp_path), "PIP_NO_INDEX": "1", "PIP_CONFIG_FILE": os.devnull}
+    env.pop("PIP_FIND_LINKS", None)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
-                         env={**os.environ, "RLPOOL_CACHE_DIR": str(tmp_path)})
-    assert 'ERROR' in out.stdout and 'pip install "rlpool[dmc]"' in out.stdout, out.stdout + out.stderr
+                         env=env)
+    assert "ERROR" in out.stdout and 'pip install "rlpool[dmc]"' in out.stdout, out.stdout + out.stderr
+    assert "dm-control==1.0.50" in out.stdout, out.stdout
+    if missing == "metadata":
+        assert "could not be fetched" in out.stdout and "lxml" in out.stdout, out.stdout
 
 
 def test_a_cached_model_needs_no_dm_control_import(tmp_path):
@@ -239,6 +246,9 @@ def test_a_cached_model_needs_no_dm_control_import(tmp_path):
         "print(imported, '|', obs['velocity'].sum())\n"
     )
     env = {**os.environ, "RLPOOL_CACHE_DIR": str(tmp_path)}
+    if suite_source.installed_version() != suite_source.VERSION:  # the copy this session fetched, not fetched anew
+        (tmp_path / "dmc").mkdir()
+        (tmp_path / "dmc" / suite_source.cache_folder().name).symlink_to(suite_source.unpacked_folder())
     first, second = (subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                                     check=True, env=env).stdout.split(" | ") for _ in range(2))
     assert first[0] != "[]" and second[0] == "[]", (first, second)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from dmc_suite import require_suite
 
-pytest.importorskip("dm_control.suite", reason="dm_control is installed by the test extra")
+require_suite()  # the models are dm_control's: installed, or rlpool's copy
 
 import rlpool  # noqa: E402
 

@@ -6,11 +6,14 @@ dm_control upsamples uniform bumps with ``scipy.ndimage.zoom`` (cubic spline, pr
 
 from __future__ import annotations
 
-import dmc_reference as ref
 import numpy as np
 import pytest
+from dmc_suite import require_suite
 
-pytest.importorskip("dm_control.suite")
+require_suite()  # before dmc_reference imports dm_control.suite: installed, or rlpool's copy
+
+import dmc_reference as ref  # noqa: E402
+
 ndimage = pytest.importorskip("scipy.ndimage")
 stats = pytest.importorskip("scipy.stats")
 

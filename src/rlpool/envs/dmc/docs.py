@@ -61,8 +61,13 @@ angle. {rest} All of it is redrawn until nothing penetrates; velocities 0 unless
 dm_control 1.0.50's Control Suite: all 51 tasks of `dm_control.suite.ALL_TASKS` in 19 domains, under EnvPool's
 ids (domain and task names in CamelCase, then `-v1`: `CheetahRun-v1`, `BallInCupCatch-v1`,
 `HumanoidCMUWalk-v1`, `LqrLqr21-v1`). Each domain is one env type (`Dmc` + the domain in CamelCase), whose
-`task_name` option picks the task. The MuJoCo models are dm_control's own: the installed dm_control
+`task_name` option picks the task. The MuJoCo models are dm_control's own: dm_control 1.0.50
 (`pip install "rlpool[dmc]"`) builds each task's model once, and rlpool caches it compiled, as an MJB file.
+Where dm_control is not installed (pip cannot install it on CPython 3.13: its dependency labmaze, used only by
+`dm_control.locomotion`, has no wheel there), rlpool fetches dm_control's pure-Python wheel as a file with pip,
+checks its sha256 and unpacks the package, all but `dm_control.locomotion`, into the same cache
+(`$RLPOOL_CACHE_DIR/dmc/dm_control-1.0.50`); what the suite imports (absl-py, dm-env, lxml, mujoco, numpy, scipy)
+must be installed.
 
 One step is `frame_skip` of dm_control's control steps: the action is written to the actuators' controls and
 held for the domain's physics substeps; the rewards of the repeats add up, and the repeats stop early if the

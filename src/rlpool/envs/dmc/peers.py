@@ -2,16 +2,28 @@
 
 ``dm_control`` is a Python loop over ``num_envs`` of dm_control's environments (``suite.load``), each
 stepped with its row of the fixed actions and reset when its episode ends: what stepping the suite
-directly costs, next to rlpool's pools and EnvPool's on the same task.
+directly costs, next to rlpool's pools and EnvPool's on the same task. The suite is dm_control 1.0.50's,
+installed or the copy rlpool fetches (``suite_source``), as for the tasks' models.
 """
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 
-from rlpool.envs.dmc.registration import DOMAINS, quiet_import
+from rlpool.envs.dmc import suite_source
+from rlpool.envs.dmc.registration import DOMAINS
 from rlpool.envs.dmc.registration import task_id as dmc_task_id
+from rlpool.envs.dmc.suite_source import quiet_import
 from rlpool.tools.bench import ENV_SEED, Peer, PeerUnavailable
+
+
+def _suite() -> ModuleType:
+    try:
+        return suite_source.suite()
+    except suite_source.DmControlUnavailableError as e:
+        raise PeerUnavailable(f"dm_control {suite_source.VERSION}'s suite is unavailable ({e})") from None
 
 
 def _dm_control_task(task: str) -> tuple[str, str]:
@@ -19,11 +31,7 @@ def _dm_control_task(task: str) -> tuple[str, str]:
     for domain in DOMAINS:
         for name in domain.tasks:
             if dmc_task_id(domain.name, name) == task:
-                try:
-                    with quiet_import():
-                        import dm_control.suite  # noqa: F401
-                except ImportError as e:
-                    raise PeerUnavailable(f"dm_control is not installed ({e})") from None
+                _suite()
                 return domain.name, name
     raise PeerUnavailable(f"{task} is not a DeepMind Control Suite task")
 
@@ -33,9 +41,8 @@ class DmControlRunner:
 
     def __init__(self, task: str, num_envs: int, actions: np.ndarray) -> None:
         domain, name = _dm_control_task(task)
+        suite = _suite()
         with quiet_import():  # GLFW: no display (nothing is rendered); absl on dm_control's XML
-            from dm_control import suite
-
             self.envs = [suite.load(domain, name, task_kwargs={"random": ENV_SEED + i}) for i in range(num_envs)]
         for env in self.envs:
             env.reset()

@@ -1,27 +1,25 @@
 """DeepMind Control Suite tasks under EnvPool's ids (``CheetahRun-v1``, ``HumanoidCMUWalk-v1``, ...).
 
-The models come from the installed dm_control package (``pip install "rlpool[dmc]"``): ``model_file``
-saves dm_control's compiled model of a task as an MJB file, once per dm_control and MuJoCo version.
+The models are dm_control 1.0.50's: ``model_file`` saves its suite's compiled model of a task as an MJB file,
+once per dm_control and MuJoCo version. The suite is the installed dm_control's (``pip install "rlpool[dmc]"``),
+or, where dm_control is not installed, a copy of its wheel that rlpool fetches as a file (``suite_source``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib.metadata
-import logging
 import math
 import threading
-import warnings
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from rlpool import _rlpool_core
 from rlpool.cache import cache_root, write_atomically
+from rlpool.envs.dmc import suite_source
 from rlpool.registry import register
 
-DM_CONTROL_VERSION = "1.0.50"
-"""The dm_control release whose suite the C++ tasks follow (and the ``dmc`` extra installs)."""
+DM_CONTROL_VERSION = suite_source.VERSION
+"""The dm_control release whose suite the C++ tasks follow (installed by the ``dmc`` extra, or fetched)."""
 
 NO_TIME_LIMIT_STEPS = 2**31 - 1
 """max_episode_steps of a task without time limit (dm_control's lqr: ``time_limit=inf``)."""
@@ -80,68 +78,27 @@ def env_type(domain: str) -> str:
     return f"Dmc{camel(domain)}"
 
 
-@contextlib.contextmanager
-def quiet_import() -> Iterator[None]:
-    """Hide what dm_control prints while it loads.
-
-    That is GLFW's "no display" warning (rlpool does not render through it) and absl's deprecation notes
-    about dm_control's own XML.
-    """
-    absl = logging.getLogger("absl")
-    level = absl.level
-    absl.setLevel(logging.ERROR)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            yield
-    finally:
-        absl.setLevel(level)
-
-
 _lock = threading.Lock()
 _files: dict[tuple[str, str], str] = {}
 
 
 def model_file(domain: str, task: str) -> str:
-    """Path of the MJB file of dm_control's compiled model for ``domain``/``task``, made on first use.
+    """Path of the MJB file of dm_control 1.0.50's compiled model for ``domain``/``task``, made on first use.
 
-    The file is named after the installed dm_control and mujoco versions, so a cached one is found from
-    their metadata alone: dm_control (a second to import) and the ``mujoco`` module are imported only to
-    compile a model that is not cached. Raises an ImportError that names the ``dmc`` extra when dm_control
-    is not installed.
+    The file is named after dm_control's version and the installed mujoco's, so a cached one is found from
+    metadata alone: dm_control (a second to import) is imported, or fetched (``suite_source``), only to
+    compile a model that is not cached. Raises ``suite_source.DmControlUnavailableError`` (an ImportError)
+    naming dm-control==1.0.50 and what to install when the suite can be neither imported nor fetched.
     """
     with _lock:
         if (domain, task) in _files:
             return _files[domain, task]
-        try:
-            dm_control, mujoco = importlib.metadata.version("dm-control"), importlib.metadata.version("mujoco")
-        except importlib.metadata.PackageNotFoundError as e:
-            raise ImportError(_missing(e)) from e
-        path = cache_root() / "dmc" / f"{domain}-{task}-dm_control{dm_control}-mujoco{mujoco}.mjb"
+        mujoco = importlib.metadata.version("mujoco")
+        path = cache_root() / "dmc" / f"{domain}-{task}-dm_control{DM_CONTROL_VERSION}-mujoco{mujoco}.mjb"
         if not path.is_file():
-            try:
-                import mujoco as mj
-                import numpy as np
-
-                with quiet_import():
-                    from dm_control import suite
-            except ImportError as e:
-                raise ImportError(_missing(e)) from e
-            # random=0: lqr draws its joints' stiffness into the model; the C++ env draws its own per episode.
-            with quiet_import():
-                model = suite.load(domain, task, task_kwargs={"random": 0}).physics.model.ptr
-            buffer = np.empty(mj.mj_sizeModel(model), np.uint8)
-            mj.mj_saveModel(model, None, buffer)
-            write_atomically(path, buffer.tobytes())
+            write_atomically(path, suite_source.compiled_model(domain, task))
         _files[domain, task] = str(path)
         return _files[domain, task]
-
-
-def _missing(e: Exception) -> str:
-    return (
-        f"the DeepMind Control Suite tasks take their models from dm_control, which is not installed ({e}): "
-        'pip install "rlpool[dmc]"'
-    )
 
 
 def _register(domain: Domain) -> None:
