@@ -2,31 +2,31 @@
 
 The fetch is tested without network, on a stand-in wheel whose pins the test patches in (a ``dm_control``
 package whose ``suite.load`` builds a two-body model, and a ``locomotion`` that must not be unpacked): fetched
-with pip from a local folder, unpacked, imported and compiled, in this process and in a child Python (another
-dm_control installed); a wheel of another sha256, a file that differs from the wheel's RECORD, a pip that finds
-nothing, another dm_control already imported, a damaged copy and many fetches at once. dm_control being
-missing is simulated by patching ``installed_version``, in child Pythons where this one has imported it.
+with pip from a local folder by processes at once, unpacked, imported and compiled, in this process and in a
+child Python (another dm_control installed); what its errors say, a file that differs from the wheel's RECORD,
+a copy without its marker, another dm_control already imported. What every pinned wheel's fetch does (a wheel
+of another sha256, no pip, threads at once, ...) is tested once, in ``tests/core/test_pinned_wheel.py``.
+dm_control being missing is simulated by patching ``installed_version``, in child Pythons where this one has
+imported it.
 The real wheel (fetched once into the cache; where that is impossible, offline, these tests skip naming
 dm-control, and in CI fail) must give the installed dm_control's compiled models byte for byte.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import os
 import subprocess
 import sys
-import threading
 import types
-import zipfile
 from pathlib import Path
 
 import mujoco
 import pytest
 from lane import require
+from stand_in_wheels import left_beside, make_wheel, must_not_download, offline_cache, sha256
 
+from rlpool import pinned_wheel
 from rlpool.envs.dmc import registration, suite_source
 
 VERSION = suite_source.VERSION
@@ -55,47 +55,19 @@ def stand_in_wheel(folder: Path, tamper: str | None = None) -> Path:
         "dm_control/locomotion/__init__.py": "import labmaze\n",
         f"{dist}/licenses/LICENSE": "Apache License 2.0 (stand-in)\n",
         f"{dist}/licenses/AUTHORS": "stand-in\n",
-        f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: dm-control\nVersion: {VERSION}\n",
-        f"{dist}/WHEEL": "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
     }
-    record = []
-    for name, text in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
-        record.append(f"{name},sha256={digest},{len(text)}")
-    record.append(f"{dist}/RECORD,,")
-    if tamper is not None:
-        files[tamper] += "# changed\n"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / suite_source.WHEEL
-    with zipfile.ZipFile(path, "w") as z:
-        for name, text in files.items():
-            z.writestr(name, text)
-        z.writestr(f"{dist}/RECORD", "\n".join(record) + "\n")
-    return path
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    return make_wheel(folder, suite_source.WHEEL, files, tamper)
 
 
 @pytest.fixture
 def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty cache and a pip that finds nothing (no index; links only where a test adds them): the cache root."""
-    cache = tmp_path / "cache"
-    monkeypatch.setenv("RLPOOL_CACHE_DIR", str(cache))
-    monkeypatch.setenv("PIP_NO_INDEX", "1")
-    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
-    monkeypatch.delenv("PIP_FIND_LINKS", raising=False)
-    return cache
+    return offline_cache(tmp_path, monkeypatch)
 
 
 def leftovers(cache: Path) -> list[str]:
     """What a fetch left in the cache's dmc folder besides the copy, its lock and compiled models."""
-    folder = cache / "dmc"
-    if not folder.exists():
-        return []
-    return sorted(p.name for p in folder.iterdir() if p.name not in (FOLDER, f".{FOLDER}.lock")
-                  and p.suffix != ".mjb")
+    return [name for name in left_beside(cache / "dmc" / FOLDER) if not name.endswith(".mjb")]
 
 
 def child(script: str, *args: str) -> str:
@@ -119,38 +91,6 @@ def test_unfetchable_wheel_raises_a_clear_error(offline: Path) -> None:
     assert not (offline / "dmc" / FOLDER).exists() and leftovers(offline) == []
 
 
-def test_an_unwritable_cache_says_what_to_do(offline: Path) -> None:
-    offline.write_text("a file where the cache folder should be")
-    with pytest.raises(suite_source.DmControlUnavailableError,
-                       match=r"dm-control==1\.0\.50.*could not be unpacked into .*RLPOOL_CACHE_DIR"):
-        suite_source.unpacked_folder()
-
-
-def test_without_pip_the_error_says_so(offline: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(suite_source, "pip_command", lambda: None)
-    with pytest.raises(suite_source.DmControlUnavailableError, match=r"dm-control==1\.0\.50.*no pip was found"):
-        suite_source.unpacked_folder()
-
-
-def test_a_download_of_another_sha256_is_refused(offline: Path, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """pip finds a wheel of the right name and version but other content: refused, nothing unpacked."""
-    stand_in_wheel(tmp_path / "links")
-    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path / "links"))
-    with pytest.raises(suite_source.DmControlUnavailableError,
-                       match=r"has sha256 [0-9a-f]{64}, but dm-control==1\.0\.50's is "
-                       + suite_source.WHEEL_SHA256 + ": refusing to use it"):
-        suite_source.unpacked_folder()
-    assert not (offline / "dmc" / FOLDER).exists() and leftovers(offline) == []
-
-
-def test_a_wheel_of_another_sha256_in_the_cache_is_not_unpacked(offline: Path) -> None:
-    stand_in_wheel(offline)  # where a wheel fetched by hand goes: the cache's root
-    with pytest.raises(suite_source.DmControlUnavailableError, match="could not be fetched"):  # so pip is asked
-        suite_source.unpacked_folder()
-    assert not (offline / "dmc" / FOLDER).exists()
-
-
 def test_a_file_that_differs_from_the_record_is_refused(offline: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     wheel = stand_in_wheel(offline, tamper="dm_control/suite/__init__.py")
     monkeypatch.setattr(suite_source, "WHEEL_SHA256", sha256(wheel))
@@ -164,7 +104,7 @@ def test_a_wheel_in_the_cache_is_unpacked_and_a_damaged_copy_replaced(offline: P
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     wheel = stand_in_wheel(offline)
     monkeypatch.setattr(suite_source, "WHEEL_SHA256", sha256(wheel))
-    monkeypatch.setattr(suite_source, "download", _must_not_download)
+    monkeypatch.setattr(pinned_wheel, "download", must_not_download)
     folder = suite_source.unpacked_folder()
     assert folder == offline / "dmc" / FOLDER
     assert sorted(p.name for p in folder.iterdir()) == ["AUTHORS", "LICENSE", suite_source.MARKER, "dm_control"]
@@ -173,34 +113,6 @@ def test_a_wheel_in_the_cache_is_unpacked_and_a_damaged_copy_replaced(offline: P
     (folder / "dm_control" / "suite" / "__init__.py").write_text("damaged")
     assert suite_source.unpacked_folder() == folder
     assert (folder / "dm_control" / "suite" / "__init__.py").read_text() == STAND_IN_SUITE
-    assert leftovers(offline) == []
-
-
-def _must_not_download(folder: Path) -> Path:
-    raise AssertionError("fetched")
-
-
-def test_simultaneous_fetches_download_once(offline: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Threads fetching at once: one download, one whole folder, nothing left over."""
-    links = tmp_path / "links"
-    monkeypatch.setenv("PIP_FIND_LINKS", str(links))
-    monkeypatch.setattr(suite_source, "WHEEL_SHA256", sha256(stand_in_wheel(links)))
-    downloads, download = [], suite_source.download
-    monkeypatch.setattr(suite_source, "download", lambda folder: downloads.append(folder) or download(folder))
-    results: list[Path | BaseException] = []
-
-    def fetch() -> None:
-        try:
-            results.append(suite_source.unpacked_folder())
-        except BaseException as e:  # reported below
-            results.append(e)
-
-    threads = [threading.Thread(target=fetch) for _ in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert results == [offline / "dmc" / FOLDER] * 6 and len(downloads) == 1
     assert leftovers(offline) == []
 
 

@@ -6,20 +6,19 @@ and game variables equal at every step), with a check that a changed action make
 EnvPool's reward and info against the formula ``test_vizdoom_envpool_options.py`` checks; spaces and
 config as EnvPool 1.2.7 gives them (its values written here). The maps are fetched once into the cache
 (``rlpool.envs.vizdoom.assets``): where that is impossible (offline) these tests skip, naming
-``envpool-assets``; in CI they fail instead. The fetch itself is tested without network: against a
-pip that finds nothing, a pip that finds a wheel of the wrong sha256, a missing pip, a damaged cache and
-many fetches at once (a stand-in wheel whose pins the test patches in).
+``envpool-assets``; in CI they fail instead. The fetch itself is tested without network (a stand-in wheel
+whose pins the test patches in): what a pip that finds nothing makes it say, maps that differ from their
+pins, a damaged cache. What every pinned wheel's fetch does (a wheel of another sha256, no pip, threads and
+processes at once, ...) is tested once, in ``tests/core/test_pinned_wheel.py``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import subprocess
 import sys
-import threading
 import zipfile
 from pathlib import Path
 
@@ -27,10 +26,12 @@ import numpy as np
 import pytest
 from box2d_reference import XoshiroGenerator
 from lane import require, vizdoom_missing
+from stand_in_wheels import left_beside, make_wheel, must_not_download, offline_cache, sha256
 from test_vizdoom import STEPS, random_actions, raw_screen, splitmix_words
 from test_vizdoom_envpool_options import shaped_reference, with_envpool_variables
 
 import rlpool
+from rlpool import pinned_wheel
 from rlpool.envs.vizdoom import assets
 from rlpool.envs.vizdoom.registration import ENVPOOL_INFO, doomgame, task_name
 
@@ -204,14 +205,10 @@ def test_own_cfg_needs_nothing_fetched(maps: Path, tmp_path: Path, monkeypatch: 
     mine = tmp_path / "mine"
     shutil.copytree(maps, mine)
     monkeypatch.setenv("RLPOOL_CACHE_DIR", str(tmp_path / "empty"))
-    monkeypatch.setattr(assets, "download", _must_not_download)
+    monkeypatch.setattr(pinned_wheel, "download", must_not_download)
     spec = rlpool.make_spec("D1Basic-v1", cfg_path=str(mine / "D1_basic.cfg"), wad_path=str(mine / "D1_basic.wad"))
     assert spec.config["cfg_path"] == str(mine / "D1_basic.cfg")
     assert not (tmp_path / "empty").exists()
-
-
-def _must_not_download(folder: Path) -> Path:
-    raise AssertionError("fetched")
 
 
 def test_maps_folder_from_the_environment(maps: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -219,7 +216,7 @@ def test_maps_folder_from_the_environment(maps: Path, tmp_path: Path, monkeypatc
     mine = tmp_path / "mine"
     shutil.copytree(maps, mine)
     monkeypatch.setenv(assets.ENV_VAR, str(mine))
-    monkeypatch.setattr(assets, "download", _must_not_download)
+    monkeypatch.setattr(pinned_wheel, "download", must_not_download)
     assert rlpool.make_spec("D4Battle2-v1").config["wad_path"] == str(mine / "D4_battle2.wad")
     with open(mine / "D4_battle2.wad", "ab") as f:
         f.write(b"\0")
@@ -233,22 +230,13 @@ def test_maps_folder_from_the_environment(maps: Path, tmp_path: Path, monkeypatc
 @pytest.fixture
 def offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty cache and a pip that finds nothing (no index; links only where a test adds them): the cache root."""
-    cache = tmp_path / "cache"
-    monkeypatch.setenv("RLPOOL_CACHE_DIR", str(cache))
     monkeypatch.delenv(assets.ENV_VAR, raising=False)
-    monkeypatch.setenv("PIP_NO_INDEX", "1")
-    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
-    monkeypatch.delenv("PIP_FIND_LINKS", raising=False)
-    return cache
+    return offline_cache(tmp_path, monkeypatch)
 
 
 def leftovers(cache: Path) -> list[str]:
     """What a failed or finished fetch left in the cache's vizdoom folder besides the maps and the lock."""
-    folder = cache / "vizdoom"
-    if not folder.exists():
-        return []
-    kept = ("envpool_assets-0.4.1", ".envpool_assets-0.4.1.lock")
-    return sorted(p.name for p in folder.iterdir() if p.name not in kept)
+    return left_beside(cache / "vizdoom" / "envpool_assets-0.4.1")
 
 
 def test_unfetchable_maps_raise_a_clear_error(offline: Path) -> None:
@@ -261,56 +249,17 @@ def test_unfetchable_maps_raise_a_clear_error(offline: Path) -> None:
     assert not (offline / "vizdoom" / "envpool_assets-0.4.1").exists() and leftovers(offline) == []
 
 
-def test_an_unwritable_cache_says_what_to_do(offline: Path) -> None:
-    offline.write_text("a file where the cache folder should be")
-    with pytest.raises(assets.MapsUnavailableError, match=r"could not be written into .*RLPOOL_CACHE_DIR"):
-        rlpool.make_spec("D1Basic-v1")
-
-
-def test_without_pip_the_error_says_so(offline: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(assets, "pip_command", lambda: None)
-    with pytest.raises(assets.MapsUnavailableError, match=r"envpool-assets==0\.4\.1.*no pip was found.*RLPOOL_VIZDOOM"):
-        rlpool.make_spec("D1Basic-v1")
-
-
 def stand_in_wheel(folder: Path, content: bytes = b"stand-in") -> Path:
     """A wheel named as the pinned one, its eight map files holding ``content`` (and their names)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    dist = f"envpool_assets-{assets.VERSION}.dist-info"
-    path = folder / assets.WHEEL
-    with zipfile.ZipFile(path, "w") as z:
-        for name in assets.MAPS:
-            z.writestr(assets.WHEEL_FOLDER + name, content + name.encode())
-        z.writestr(f"{dist}/METADATA", f"Metadata-Version: 2.1\nName: envpool-assets\nVersion: {assets.VERSION}\n")
-        z.writestr(f"{dist}/WHEEL", "Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
-        z.writestr(f"{dist}/RECORD", "")
-    return path
+    files = {assets.WHEEL_FOLDER + name: content + name.encode() for name in assets.MAPS}
+    return make_wheel(folder, assets.WHEEL, files)
 
 
 def pins_of(wheel: Path) -> tuple[str, dict[str, str]]:
     """The sha256 of ``wheel`` and of its eight map files: pins that make it the one rlpool accepts."""
     with zipfile.ZipFile(wheel) as z:
         files = {name: hashlib.sha256(z.read(assets.WHEEL_FOLDER + name)).hexdigest() for name in assets.MAPS}
-    return hashlib.sha256(wheel.read_bytes()).hexdigest(), files
-
-
-def test_a_download_of_another_sha256_is_refused(offline: Path, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """pip finds a wheel of the right name and version but other content: refused, nothing cached."""
-    links = tmp_path / "links"
-    stand_in_wheel(links)
-    monkeypatch.setenv("PIP_FIND_LINKS", str(links))
-    with pytest.raises(assets.MapsUnavailableError, match=r"has sha256 [0-9a-f]{64}, but envpool-assets==0\.4\.1's is "
-                       + assets.WHEEL_SHA256 + ": refusing to use it"):
-        rlpool.make_spec("D3Battle-v1")
-    assert not (offline / "vizdoom" / "envpool_assets-0.4.1").exists() and leftovers(offline) == []
-
-
-def test_a_wheel_of_another_sha256_in_the_cache_is_not_unpacked(offline: Path) -> None:
-    stand_in_wheel(offline)  # where a wheel fetched by hand goes: the cache's root
-    with pytest.raises(assets.MapsUnavailableError, match="could not be fetched"):  # so pip is asked, offline
-        assets.maps_folder()
-    assert not (offline / "vizdoom" / "envpool_assets-0.4.1").exists()
+    return sha256(wheel), files
 
 
 def test_a_wheel_in_the_cache_is_unpacked_and_a_damaged_cache_replaced(offline: Path,
@@ -319,7 +268,7 @@ def test_a_wheel_in_the_cache_is_unpacked_and_a_damaged_cache_replaced(offline: 
     sha, files = pins_of(wheel)
     monkeypatch.setattr(assets, "WHEEL_SHA256", sha)
     monkeypatch.setattr(assets, "MAPS", files)
-    monkeypatch.setattr(assets, "download", _must_not_download)
+    monkeypatch.setattr(pinned_wheel, "download", must_not_download)
     folder = assets.maps_folder()
     assert folder == offline / "vizdoom" / "envpool_assets-0.4.1"
     assert sorted(p.name for p in folder.iterdir()) == sorted(files)
@@ -329,41 +278,12 @@ def test_a_wheel_in_the_cache_is_unpacked_and_a_damaged_cache_replaced(offline: 
     assert assets.bad_files(folder) == [] and leftovers(offline) == []
 
 
-def test_simultaneous_fetches_download_once(offline: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Threads, then processes, fetching at once: one download each time, one whole folder, nothing left over."""
-    links = tmp_path / "links"
-    sha, files = pins_of(stand_in_wheel(links))
-    monkeypatch.setenv("PIP_FIND_LINKS", str(links))
+def test_maps_that_differ_from_their_pins_are_refused(offline: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wheel has the pinned sha256 but its maps are not the pinned ones: refused, nothing cached."""
+    sha, _ = pins_of(stand_in_wheel(offline))
     monkeypatch.setattr(assets, "WHEEL_SHA256", sha)
-    monkeypatch.setattr(assets, "MAPS", files)
-    downloads, download = [], assets.download
-    monkeypatch.setattr(assets, "download", lambda folder: downloads.append(folder) or download(folder))
-    results: list[Path | BaseException] = []
-
-    def fetch() -> None:
-        try:
-            results.append(assets.maps_folder())
-        except BaseException as e:  # reported below
-            results.append(e)
-
-    threads = [threading.Thread(target=fetch) for _ in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    folder = offline / "vizdoom" / "envpool_assets-0.4.1"
-    assert results == [folder] * 6 and len(downloads) == 1
-    assert assets.bad_files(folder) == [] and leftovers(offline) == []
-
-    shutil.rmtree(folder)
-    script = (
-        "import json, sys; from rlpool.envs.vizdoom import assets; "
-        "assets.WHEEL_SHA256 = sys.argv[1]; assets.MAPS = json.loads(sys.argv[2]); print(assets.maps_folder())"
-    )
-    procs = [subprocess.Popen([sys.executable, "-c", script, sha, json.dumps(files)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
-    outs = [p.communicate(timeout=120) for p in procs]
-    assert [p.returncode for p in procs] == [0] * 4, outs
-    assert [o.strip() for o, _ in outs] == [str(folder)] * 4
-    assert sum(err.count("rlpool: fetching envpool-assets") for _, err in outs) == 1, outs
-    assert assets.bad_files(folder) == [] and leftovers(offline) == []
+    monkeypatch.setattr(pinned_wheel, "download", must_not_download)
+    with pytest.raises(assets.MapsUnavailableError, match=r"\['D1_basic.cfg', .*'D4_battle2.wad'\] differ from "
+                       r"envpool-assets==0\.4\.1's: refusing to use them"):
+        assets.maps_folder()
+    assert not (offline / "vizdoom" / "envpool_assets-0.4.1").exists() and leftovers(offline) == []

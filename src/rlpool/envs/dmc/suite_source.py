@@ -7,8 +7,9 @@ Where it is not installed -- pip cannot install it on every Python: its dependen
 name and version with pip (``pip download --no-deps --only-binary=:all:``; nothing is installed), checks its
 sha256 and unpacks its ``dm_control`` package, each file checked against the wheel's RECORD, into rlpool's
 cache (``rlpool.cache``): ``<cache>/dmc/dm_control-1.0.50/``; the wheel itself is not kept, nor
-``dm_control/locomotion`` (85 of the wheel's 115 MB, and the part that needs labmaze). Threads and processes
-that fetch at once serialise on a lock file, and the folder appears by an atomic rename, whole or not at all.
+``dm_control/locomotion`` (85 of the wheel's 115 MB, and the part that needs labmaze). ``rlpool.pinned_wheel``
+does the fetching: threads and processes that fetch at once serialise on a lock file, and the folder appears
+by an atomic rename, whole or not at all.
 ``suite()`` imports that copy's ``dm_control.suite`` with the folder first on ``sys.path`` for that import
 only; it then stays imported as ``dm_control`` in the process. What the suite itself imports must be
 installed: ``DEPENDENCIES``.
@@ -22,17 +23,11 @@ names dm-control==1.0.50 and what to install.
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import csv
 import hashlib
 import importlib
 import importlib.metadata
-import importlib.util
-import io
 import logging
-import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -43,6 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
+from rlpool import pinned_wheel
 from rlpool.cache import cache_root
 
 PACKAGE = "dm-control"
@@ -63,7 +59,6 @@ MARKER = "UNPACKED-BY-RLPOOL"
 DEPENDENCIES = ("absl-py", "dm-env", "lxml", "mujoco", "numpy", "scipy")
 """What ``dm_control.suite`` imports to load every domain's tasks (the dmc extra installs them)."""
 
-_FETCH = threading.Lock()
 _PATH = threading.Lock()
 
 
@@ -247,12 +242,14 @@ def _compile_in_child(folder: Path, domain: str, task: str) -> bytes:
         return out.read_bytes()
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+def wheel() -> pinned_wheel.PinnedWheel:
+    """The pinned wheel (read from this module's constants at each call) and what its errors say."""
+    return pinned_wheel.PinnedWheel(
+        package=PACKAGE, version=VERSION, file=WHEEL, sha256=WHEEL_SHA256, megabytes=WHEEL_MB,
+        purpose="the DeepMind Control Suite's models",
+        needed=f"the DeepMind Control Suite tasks take their models from {PACKAGE}=={VERSION}, which is not installed",
+        error=DmControlUnavailableError, what_to_do=f"{install_hint()}. {_offline_hint()}",
+    )
 
 
 def unpacked_folder() -> Path:
@@ -260,120 +257,26 @@ def unpacked_folder() -> Path:
 
     Raises ``DmControlUnavailableError`` when it cannot be had, naming dm-control==1.0.50 and what to do.
     """
-    folder = cache_folder()
-    if _complete(folder):
-        return folder
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        with _FETCH, _file_lock(folder.parent / f".{folder.name}.lock"):
-            if _complete(folder):  # another thread or process has just unpacked it
-                return folder
-            with tempfile.TemporaryDirectory(dir=folder.parent, prefix=f".{folder.name}.") as tmp:
-                work = Path(tmp)
-                cached = cache_root() / WHEEL
-                wheel = cached if cached.is_file() and _sha256(cached) == WHEEL_SHA256 else download(work)
-                staged = work / "unpacked"
-                _unpack(wheel, staged)
-                _install(staged, folder, work)
-    except OSError as e:
-        raise DmControlUnavailableError(
-            f"{PACKAGE}=={VERSION}, which the DeepMind Control Suite tasks take their models from, is not installed "
-            f"and its wheel could not be unpacked into {folder} ({e}): set $RLPOOL_CACHE_DIR to a writable folder. "
-            f"{install_hint()}."
-        ) from e
-    return folder
+    return pinned_wheel.fetch_into(wheel(), cache_folder(), _unpack, _complete)
 
 
-@contextlib.contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    """An exclusive lock between processes (``flock`` on ``path``); none where fcntl is missing."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: rename alone keeps the folder whole
-        yield
-        return
-    with open(path, "a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
-def pip_command() -> list[str] | None:
-    """How to run pip: this interpreter's (``python -m pip``), else a pip program on PATH; None if neither."""
-    if importlib.util.find_spec("pip") is not None:
-        return [sys.executable, "-m", "pip"]
-    program = shutil.which("pip3") or shutil.which("pip")
-    return [program] if program else None
-
-
-def download(folder: Path) -> Path:
-    """The pinned wheel, fetched with pip into ``folder`` and checked against its sha256; its path."""
-    what = f"the DeepMind Control Suite tasks take their models from {PACKAGE}=={VERSION}, which is not installed"
-    pip = pip_command()
-    if pip is None:
-        raise DmControlUnavailableError(
-            f"{what}; rlpool fetches its wheel with pip, but no pip was found (neither `{sys.executable} -m pip` "
-            f"nor a pip program on PATH). {install_hint()}. {_offline_hint()}"
-        )
-    print(f"rlpool: fetching {PACKAGE}=={VERSION} ({WHEEL_MB} MB) with pip for the DeepMind Control Suite's "
-          f"models, once, into {cache_folder()}", file=sys.stderr)
-    command = [*pip, "download", f"{PACKAGE}=={VERSION}", "--no-deps", "--only-binary=:all:", "-d", str(folder),
-               "--disable-pip-version-check", "--no-input", "--quiet"]
-    result = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    wheel = folder / WHEEL
-    if result.returncode != 0 or not wheel.is_file():
-        output = (result.stdout + result.stderr).strip()
-        raise DmControlUnavailableError(
-            f"{what}, and its wheel could not be fetched: `{' '.join(command)}` exited with {result.returncode}"
-            + (f":\n{output[-2000:]}\n" if output else ". ") + f"{install_hint()}. {_offline_hint()}"
-        )
-    actual = _sha256(wheel)
-    if actual != WHEEL_SHA256:
-        raise DmControlUnavailableError(
-            f"the downloaded {WHEEL} has sha256 {actual}, but {PACKAGE}=={VERSION}'s is {WHEEL_SHA256}: refusing "
-            f"to use it. {install_hint()}."
-        )
-    return wheel
-
-
-def _record(z: zipfile.ZipFile) -> dict[str, str]:
-    """The wheel's RECORD: file name -> its sha256 (hex)."""
-    text = z.read(f"dm_control-{VERSION}.dist-info/RECORD").decode()
-    hashes = {}
-    for row in csv.reader(io.StringIO(text)):
-        if len(row) >= 2 and row[1].startswith("sha256="):
-            digest = base64.urlsafe_b64decode(row[1][len("sha256="):] + "==")
-            hashes[row[0]] = digest.hex()
-    return hashes
-
-
-def _unpack(wheel: Path, folder: Path) -> None:
-    """The package from ``wheel`` (already checked) into ``folder``, each file checked against the RECORD."""
-    folder.mkdir()
-    with zipfile.ZipFile(wheel) as z:
-        record = _record(z)
+def _unpack(wheel_path: Path, folder: Path) -> None:
+    """The package from ``wheel_path`` (already checked) into ``folder``, each file checked against the RECORD."""
+    with zipfile.ZipFile(wheel_path) as z:
+        record = pinned_wheel.record_hashes(z, wheel().dist_info)
         names = {n: n for n in z.namelist() if n.startswith(PACKAGE_FOLDER) and not n.endswith("/")
                  and not n.startswith(LEFT_OUT)} | LICENSES
         for name, target in names.items():
             parts = Path(target).parts
             if Path(target).is_absolute() or ".." in parts:
-                raise DmControlUnavailableError(f"{wheel}: refusing to unpack {name!r}")
+                raise DmControlUnavailableError(f"{wheel_path}: refusing to unpack {name!r}")
             data = z.read(name)
             if hashlib.sha256(data).hexdigest() != record.get(name):
                 raise DmControlUnavailableError(
-                    f"{wheel}: {name} differs from its sha256 in the wheel's RECORD: refusing to use it. "
+                    f"{wheel_path}: {name} differs from its sha256 in the wheel's RECORD: refusing to use it. "
                     f"{install_hint()}."
                 )
             path = folder / target
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
     (folder / MARKER).write_text(_marker_text())
-
-
-def _install(staged: Path, folder: Path, work: Path) -> None:
-    """Move ``staged`` to ``folder`` by rename; an incomplete ``folder`` there is moved into ``work`` first."""
-    if folder.exists():
-        os.rename(folder, work / "damaged")
-    os.rename(staged, folder)

