@@ -15,12 +15,12 @@ import warnings
 from typing import Any
 
 import numpy as np
-import pytest
+from dmc_suite import require_suite
 
 import rlpool
 from rlpool.envs.dmc.registration import DOMAINS, task_id
 
-dm_suite = pytest.importorskip("dm_control.suite", reason="dm_control is installed by the test extra")
+dm_suite = require_suite()
 
 # (mjModel field, object type for name lookup, object name or index, number of values) per domain.
 TaskState = list[tuple[str, str, "str | int", int]]

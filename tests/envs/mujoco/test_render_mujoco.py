@@ -12,6 +12,7 @@ import os
 
 import numpy as np
 import pytest
+from dmc_suite import require_suite
 from test_mujoco import gym_env
 
 import rlpool
@@ -99,7 +100,7 @@ def test_default_size_and_fixed_cameras_equal_gymnasiums():
 
 # --- DeepMind Control -------------------------------------------------------------------------------------
 
-dm_suite = pytest.importorskip("dm_control.suite")
+dm_suite = require_suite()  # installed, or rlpool's copy of dm_control 1.0.50
 from dm_control.mujoco import engine  # noqa: E402
 
 # dmc_reference.load turns dm_control's rendering contexts off for the stepping comparisons; these tests
