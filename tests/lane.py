@@ -14,6 +14,7 @@ import ctypes
 import ctypes.util
 import functools
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,23 @@ def require(missing: str | None) -> None:
     if CI:
         pytest.fail(f"CI installs every system library the tests need, but: {missing}", pytrace=False)
     pytest.skip(missing, allow_module_level=True)
+
+
+def import_torch_or_skip() -> None:
+    """Skip the calling module where torch is missing (fail it in CI, except where the test extra lacks torch).
+
+    The test extra installs torch (the CPU build in the machines' find-links) on CPython 3.11 only: PyPI's Linux
+    torch for newer Pythons is the multi-GB CUDA build. There the skip says so and CI does not count it as missing.
+    """
+    if sys.version_info >= (3, 12):
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            pytest.skip(
+                "torch: the test extra installs it on CPython 3.11 only (install a CPU torch to run this here)",
+                allow_module_level=True,
+            )
+    pytest.importorskip("torch")
 
 
 def _loads(*names: str) -> bool:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 
 import pytest
-from lane import REPO
+from lane import REPO, import_torch_or_skip
 
 import rlpool
 
-pytest.importorskip("torch")
+import_torch_or_skip()
 sys.path.insert(0, str(REPO / "examples"))
 
 import ppo_atari  # noqa: E402

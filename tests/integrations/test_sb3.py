@@ -7,8 +7,9 @@ import time
 import gymnasium
 import numpy as np
 import pytest
+from lane import import_torch_or_skip
 
-pytest.importorskip("torch")
+import_torch_or_skip()
 pytest.importorskip("stable_baselines3")
 
 import torch  # noqa: E402
