@@ -79,18 +79,25 @@ def random_actions(game: vzd.DoomGame, rng: np.random.Generator, n: int) -> np.n
     return acts
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS)
-def test_lockstep_with_doomgame(scenario: str) -> None:
-    seed = 5
-    ref = reference_game(scenario)
+def lockstep(ref: vzd.DoomGame, task: str, steps: int, seed: int = 5, changed_step: int | None = None,
+             reference_seed: int | None = None) -> int:
+    """Our ``task`` and vizdoom's DoomGame ``ref`` (same cfg, seeds, actions) step by step; the episodes played.
+
+    Screens, rewards, episode ends and game variables must be equal at every step. ``ref`` is closed here. For
+    the check that this can fail: ``changed_step``, the reference takes another action at that step;
+    ``reference_seed``, the reference draws its engine seeds as our env would from that seed.
+    """
     height, width = ref.get_screen_height(), ref.get_screen_width()
     # No time limit of ours: only the engine's own episode ends (the cfg's episode_timeout) cut episodes.
-    ours = rlpool.make(f"{task_name(scenario)}-v1", num_envs=1, seed=seed, stack_num=1, img_height=height,
-                       img_width=width, max_episode_steps=10**6)
-    draws = XoshiroGenerator(splitmix_words(seed))
+    ours = rlpool.make(task, num_envs=1, seed=seed, stack_num=1, img_height=height, img_width=width,
+                       max_episode_steps=10**6)
+    draws = XoshiroGenerator(splitmix_words(seed if reference_seed is None else reference_seed))
     names = [v.name for v in ref.get_available_game_variables()]
     try:
-        acts = random_actions(ref, np.random.default_rng(1), STEPS)
+        acts = random_actions(ref, np.random.default_rng(1), steps)
+        theirs = acts.copy()
+        if changed_step is not None:
+            theirs[changed_step] = 1 - theirs[changed_step]  # every button the other way
         obs, info = ours.reset()
         ref.set_seed(draws.next() >> 32)
         ref.init()
@@ -106,7 +113,7 @@ def test_lockstep_with_doomgame(scenario: str) -> None:
                 ended = False
                 assert reward[0] == 0 and not term[0]
             else:
-                r = ref.make_action(list(a), 4)
+                r = ref.make_action(list(theirs[t]), 4)
                 assert reward[0] == r, (t, reward[0], r)
                 ended = ref.is_episode_finished()
                 assert bool(term[0]) == ended, t
@@ -115,9 +122,15 @@ def test_lockstep_with_doomgame(scenario: str) -> None:
             if not ended:
                 np.testing.assert_array_equal(obs[0], raw_screen(ref), err_msg=f"step {t}")
             assert not trunc[0]
+        return episodes
     finally:
         ours.close()
         ref.close()
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_lockstep_with_doomgame(scenario: str) -> None:
+    lockstep(reference_game(scenario), f"{task_name(scenario)}-v1", STEPS)
 
 
 def test_spec_follows_the_cfg() -> None:

@@ -24,11 +24,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from box2d_reference import XoshiroGenerator
 from lane import require, vizdoom_missing
 from stand_in_wheels import left_beside, make_wheel, must_not_download, offline_cache, sha256
-from test_vizdoom import STEPS, random_actions, raw_screen, splitmix_words
-from test_vizdoom_envpool_options import shaped_reference, with_envpool_variables
+from test_vizdoom import STEPS, lockstep
+from test_vizdoom_envpool_options import reward_config_against
 
 import rlpool
 from rlpool import pinned_wheel
@@ -82,58 +81,9 @@ def test_registered_without_fetching() -> None:
 # --- the tasks, against vizdoom's DoomGame and EnvPool 1.2.7 -------------------------------------------------
 
 
-def lockstep(task: str, steps: int, seed: int = 5, changed_step: int | None = None,
-             reference_seed: int | None = None) -> int:
-    """Our env and vizdoom's DoomGame (same cfg, wad, seeds, actions) step by step; the episodes played.
-
-    For the check that this can fail: ``changed_step``, the reference takes another action at that step;
-    ``reference_seed``, the reference draws its engine seeds as our env would from that seed.
-    """
-    ref = doomgame(task)
-    height, width = ref.get_screen_height(), ref.get_screen_width()
-    # No time limit of ours: only the engine's own episode ends (the cfg's episode_timeout) cut episodes.
-    ours = rlpool.make(task, num_envs=1, seed=seed, stack_num=1, img_height=height, img_width=width,
-                       max_episode_steps=10**6)
-    draws = XoshiroGenerator(splitmix_words(seed if reference_seed is None else reference_seed))
-    names = [v.name for v in ref.get_available_game_variables()]
-    try:
-        acts = random_actions(ref, np.random.default_rng(1), steps)
-        theirs = acts.copy()
-        if changed_step is not None:
-            theirs[changed_step] = 1 - theirs[changed_step]  # every button the other way
-        obs, info = ours.reset()
-        ref.set_seed(draws.next() >> 32)
-        ref.init()
-        ref.new_episode()
-        np.testing.assert_array_equal(obs[0], raw_screen(ref))
-        episodes, ended = 1, False
-        for t, a in enumerate(acts):
-            obs, reward, term, trunc, info = ours.step(a[None])
-            if ended:  # our autoreset step: a new episode with the next seed
-                ref.set_seed(draws.next() >> 32)
-                ref.new_episode()
-                episodes += 1
-                ended = False
-                assert reward[0] == 0 and not term[0]
-            else:
-                r = ref.make_action(list(theirs[t]), 4)
-                assert reward[0] == r, (t, reward[0], r)
-                ended = ref.is_episode_finished()
-                assert bool(term[0]) == ended, t
-            for name in names:
-                assert info[name][0] == ref.get_game_variable(getattr(vzd.GameVariable, name)), (t, name)
-            if not ended:
-                np.testing.assert_array_equal(obs[0], raw_screen(ref), err_msg=f"step {t}")
-            assert not trunc[0]
-        return episodes
-    finally:
-        ours.close()
-        ref.close()
-
-
 @pytest.mark.parametrize("task", TASKS)
 def test_lockstep_with_doomgame(task: str, maps: Path) -> None:
-    lockstep(task, STEPS)
+    lockstep(doomgame(task), task, STEPS)
 
 
 @pytest.mark.parametrize(("task", "change", "match"), [
@@ -143,32 +93,13 @@ def test_lockstep_with_doomgame(task: str, maps: Path) -> None:
 def test_lockstep_can_fail(task: str, change: dict[str, int], match: str, maps: Path) -> None:
     """The reference given another action or another seed: the comparison fails."""
     with pytest.raises(AssertionError, match=match):
-        lockstep(task, 12, **change)
+        lockstep(doomgame(task), task, 12, **change)
 
 
 @pytest.mark.parametrize("task", ["D1Basic-v1", "D3Battle-v1"])
 def test_envpool_reward_against_doomgame(task: str, maps: Path) -> None:
     """EnvPool's reward and info (``use_reward_config``, ``envpool_info``) against its formula on DoomGame."""
-    seed, steps = 4, 120
-    ref = doomgame(task)
-    names = with_envpool_variables(ref)
-    acts = random_actions(ref, np.random.default_rng(2), steps)
-    draws = XoshiroGenerator(splitmix_words(seed))
-    try:
-        rewards, infos, ends = shaped_reference(ref, names, acts, iter(lambda: draws.next() >> 32, None))
-    finally:
-        ref.close()
-    assert any(r != 0 for r in rewards)
-    env = rlpool.make(task, seed=seed, use_reward_config=True, envpool_info=True, max_episode_steps=10**6)
-    try:
-        env.reset()
-        for t, a in enumerate(acts):
-            _, reward, term, _, info = env.step(a[None])
-            assert reward[0] == rewards[t], (t, reward[0], rewards[t])
-            assert bool(term[0]) == ends[t], t
-            assert [info[k][0] for k in ENVPOOL_INFO] == infos[t], t
-    finally:
-        env.close()
+    reward_config_against(doomgame(task), task)
 
 
 def task_name_stem(task: str) -> str:

@@ -253,15 +253,17 @@ def shaped_reference(game: vzd.DoomGame, names: list[str], acts: np.ndarray, see
 
 @pytest.mark.parametrize("scenario", ["health_gathering", "deadly_corridor", "deathmatch"])
 def test_reward_config_against_doomgame(scenario: str) -> None:
+    reward_config_against(reference_game(scenario), f"{task_name(scenario)}-v1")
+
+
+def reward_config_against(ref: vzd.DoomGame, task: str) -> None:
+    """``task`` with EnvPool's reward and info against their formula on DoomGame ``ref`` (closed here)."""
     seed, steps = 4, 120
-    task = f"{task_name(scenario)}-v1"
-    ref = reference_game(scenario)
     names = with_envpool_variables(ref)
     acts = random_actions(ref, np.random.default_rng(2), steps)
     draws = XoshiroGenerator(splitmix_words(seed))
-    seeds = iter(lambda: draws.next() >> 32, None)
     try:
-        rewards, infos, ends = shaped_reference(ref, names, acts, seeds)
+        rewards, infos, ends = shaped_reference(ref, names, acts, iter(lambda: draws.next() >> 32, None))
     finally:
         ref.close()
     assert any(r != 0 for r in rewards)
