@@ -725,7 +725,7 @@ class Resizer {
         // OpenCV's vector arithmetic, which its uint8 kernel applies to every
         // element of the row, the last ones (width % 8) included. (A scalar
         // (S0*b0 + S1*b1 + 2^21) >> 22 for those was off by one now and then:
-        // 7 pixels at 264 x 631, issue 23, item 8.)
+        // 7 pixels of a 264 x 631 frame.)
         const std::int32_t a0 = ((r0[e] >> 4) * b0) >> 16;
         const std::int32_t a1 = ((r1[e] >> 4) * b1) >> 16;
         const std::int32_t v = (a0 + a1 + 2) >> 2;
