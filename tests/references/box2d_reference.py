@@ -2,7 +2,7 @@
 
 Every random draw of an rlpool Box2D env comes from the env's own xoshiro256++
 generator, whose four words at the start of the episode are part of its saved
-state (``src/rlpool/envs/box2d/box2d_env.h``). ``XoshiroGenerator`` draws the
+state (``src/rlpool/envs/box2d/box2d_env.h``). ``XoshiroGenerator`` (``xoshiro``) draws the
 same numbers in Python and stands in for a gymnasium env's ``np_random``: given
 the words, gymnasium's reset and steps draw exactly what rlpool's do, in
 gymnasium's own code. ``with_words`` writes words into a state, so words drawn
@@ -15,68 +15,9 @@ import struct
 from typing import Any
 
 import numpy as np
+from xoshiro import XoshiroGenerator
 
-MASK = (1 << 64) - 1
 MAGIC = b"rlpool-box2d-v1"
-
-
-def _rotl(x: int, k: int) -> int:
-    return ((x << k) | (x >> (64 - k))) & MASK
-
-
-class XoshiroGenerator:
-    """The draws of rlpool's C++ ``Rng`` (src/rlpool/_core/env/rng.h) with numpy Generator's method names."""
-
-    def __init__(self, words: tuple[int, int, int, int]) -> None:
-        self.s = [int(w) & MASK for w in words]
-
-    def next(self) -> int:
-        s = self.s
-        result = (_rotl((s[0] + s[3]) & MASK, 23) + s[0]) & MASK
-        t = (s[1] << 17) & MASK
-        s[2] ^= s[0]
-        s[3] ^= s[1]
-        s[1] ^= s[2]
-        s[0] ^= s[3]
-        s[2] ^= t
-        s[3] = _rotl(s[3], 45)
-        return result
-
-    def _double(self) -> float:
-        return (self.next() >> 11) * 2.0**-53
-
-    def _integer(self, n: int) -> int:
-        """Lemire's method, as Rng::integer."""
-        m = self.next() * n
-        low = m & MASK
-        if low < n:
-            threshold = ((1 << 64) - n) % n
-            while low < threshold:
-                m = self.next() * n
-                low = m & MASK
-        return m >> 64
-
-    def _many(self, draw: Any, size: Any) -> Any:
-        if size is None:
-            return draw()
-        shape = (size,) if isinstance(size, int) else tuple(size)
-        return np.array([draw() for _ in range(int(np.prod(shape)))], dtype=np.float64).reshape(shape)
-
-    def random(self, size: Any = None) -> Any:
-        return self._many(self._double, size)
-
-    def uniform(self, low: float = 0.0, high: float = 1.0, size: Any = None) -> Any:
-        return self._many(lambda: low + (high - low) * self._double(), size)
-
-    def integers(self, low: int, high: int | None = None, size: Any = None, dtype: Any = np.int64,
-                 endpoint: bool = False) -> Any:
-        if high is None:
-            low, high = 0, low
-        n = int(high) - int(low) + (1 if endpoint else 0)
-        if size is None:
-            return np.int64(int(low) + self._integer(n))
-        shape = (size,) if isinstance(size, int) else tuple(size)
-        return np.array([int(low) + self._integer(n) for _ in range(int(np.prod(shape)))], dtype=dtype).reshape(shape)
 
 
 def parse_state(state: bytes) -> tuple[bytes, tuple[int, int, int, int], int, bytes]:

@@ -22,7 +22,7 @@ import os
 
 import numpy as np
 import pytest
-from box2d_reference import MASK, XoshiroGenerator
+from xoshiro import MASK, XoshiroGenerator
 
 import rlpool
 from rlpool.envs.atari.registration import GAMES, task_name

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from box2d_reference import MASK, XoshiroGenerator
 from lane import require, vizdoom_missing
+from xoshiro import MASK, XoshiroGenerator
 
 import rlpool
 from rlpool.envs.vizdoom.registration import SCENARIOS, doomgame, scenario_paths, task_name

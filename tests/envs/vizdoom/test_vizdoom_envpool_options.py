@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from box2d_reference import XoshiroGenerator
 from lane import require, vizdoom_missing
 from test_vizdoom import random_actions, reference_game, splitmix_words
+from xoshiro import XoshiroGenerator
 
 import rlpool
 from rlpool.envs.vizdoom.registration import ENVPOOL_INFO, SCENARIOS, task_name
