@@ -21,8 +21,13 @@ NO_LIMIT = 2**31 - 1
 
 def assert_space_equal(ours: spaces.Space, ref: spaces.Space) -> None:
     """rlpool's space is gymnasium's: the same type and dtype; n and start (Discrete); shape, bounds and their
-    dtypes (Box); the same entries (Tuple)."""
+    dtypes (Box); the same entries (Tuple), under the same keys in the same order (Dict)."""
     assert type(ours) is type(ref)
+    if isinstance(ref, spaces.Dict):
+        assert list(ours.spaces) == list(ref.spaces), (list(ours.spaces), list(ref.spaces))
+        for key in ref.spaces:
+            assert_space_equal(ours[key], ref[key])
+        return
     if isinstance(ref, spaces.Tuple):
         assert len(ours.spaces) == len(ref.spaces)
         for a, b in zip(ours.spaces, ref.spaces, strict=True):

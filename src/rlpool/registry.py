@@ -47,6 +47,11 @@ class TaskSpec:
     """Called with the env options a caller gave, before they are type-checked; returns them with
     structured values (e.g. ViZDoom's dict-valued ``reward_config``) written as the scalar (a str) that the
     C++ option takes. Raises a TypeError or ValueError naming the option for a value it cannot write."""
+    task_methods: Callable[[dict[str, Any]], dict[str, Callable[..., Any]]] | None = None
+    """Called with the env config (the resolved env options, hidden ones included) when a pool is made; returns
+    functions of the task by name that callers reach on the faces as methods of the env (gymnasium-robotics'
+    ``compute_reward(achieved_goal, desired_goal, info)``, ``compute_terminated``, ``compute_truncated``), each
+    working on whole batches."""
 
 
 _TASKS: dict[str, TaskSpec] = {}
@@ -77,6 +82,7 @@ def register(
     max_episode_steps_cap: int | None = None,
     waits_on_process: bool = False,
     encode: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    task_methods: Callable[[dict[str, Any]], dict[str, Callable[..., Any]]] | None = None,
     **env_defaults: Any,
 ) -> None:
     """Register ``task_id`` as the C++ env type ``env_type`` with task-specific defaults.
@@ -88,8 +94,9 @@ def register(
     current gymnasium id with the same dynamics when it differs from ``task_id``. ``prepare`` and
     ``episode_steps`` derive hidden options and the default time limit from the options;
     ``max_episode_steps_cap`` bounds the time limit a user may set, ``waits_on_process`` changes the
-    default thread count and ``encode`` writes structured option values as the env type's scalars (see
-    TaskSpec).
+    default thread count, ``encode`` writes structured option values as the env type's scalars and
+    ``task_methods`` gives the task's functions that the faces offer as methods of the env, e.g. a goal
+    task's ``compute_reward`` (see TaskSpec).
     """
     if task_id in _TASKS:
         raise ValueError(f"task {task_id!r} is already registered")
@@ -120,6 +127,7 @@ def register(
         max_episode_steps_cap,
         waits_on_process,
         encode,
+        task_methods,
     )
 
 

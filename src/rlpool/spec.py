@@ -7,6 +7,8 @@ What ``make_spec`` returns and every face and backend builds from; it builds no 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -159,6 +161,26 @@ class EnvSpec:
             "render_height": height,
             "render_camera_id": camera,
         }
+
+    @cached_property
+    def task_methods(self) -> dict[str, Callable[..., Any]]:
+        """The task's functions by name (its ``task_methods`` at registration), built once from ``env_config``.
+
+        The faces offer them as methods of the env (``envs.compute_reward(...)``, ``call``, ``get_attr``,
+        SB3's ``env_method``); each works on whole batches. Empty when the task has none.
+        """
+        factory = self.task.task_methods
+        if factory is None:
+            return {}
+        methods = factory(dict(self.env_config))
+        if not isinstance(methods, dict):
+            raise TypeError(f"{self.id}: task_methods must return a dict of name -> function, got {methods!r}")
+        for name, function in methods.items():
+            if not isinstance(name, str) or not name.isidentifier() or name.startswith("_"):
+                raise ValueError(f"{self.id}: task method name {name!r} must be an identifier not starting with '_'")
+            if not callable(function):
+                raise TypeError(f"{self.id}: task method {name!r} must be callable, got {function!r}")
+        return dict(methods)
 
     @property
     def reward_threshold(self) -> float | None:

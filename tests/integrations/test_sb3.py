@@ -17,6 +17,7 @@ from stable_baselines3 import PPO  # noqa: E402
 from stable_baselines3.common.callbacks import EvalCallback, StopTrainingOnRewardThreshold  # noqa: E402
 from stable_baselines3.common.evaluation import evaluate_policy  # noqa: E402
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor, VecNormalize  # noqa: E402
+from task_methods_probe import CALLS, register_probe  # noqa: E402
 
 from rlpool.integrations.sb3 import RlpoolVecEnv  # noqa: E402
 
@@ -181,3 +182,31 @@ def test_replay_buffer_gets_terminal_observations_and_timeouts():
                 assert not np.array_equal(next_obs[t, e], obs[t + 1, e])
             else:
                 np.testing.assert_array_equal(next_obs[t, e], obs[t + 1, e])
+
+
+def test_task_methods_as_her_replay_buffer_calls_them():
+    """``env_method("compute_reward", ..., indices=[0])`` (SB3's HerReplayBuffer) runs the batch function once."""
+    venv = RlpoolVecEnv(register_probe(), num_envs=3, seed=0)
+    achieved = np.zeros((5, 3))
+    desired = np.array([[0.01, 0, 0]] * 2 + [[1.0, 0, 0]] * 3)
+    before = CALLS["compute_reward"]
+    rewards = venv.env_method("compute_reward", achieved, desired, [{}] * 5, indices=[0])
+    assert CALLS["compute_reward"] == before + 1
+    assert len(rewards) == 1
+    np.testing.assert_array_equal(rewards[0], np.array([0, 0, -1, -1, -1], np.float32))
+    assert len(venv.env_method("compute_terminated", achieved, desired, None)) == 3  # indices=None: every env
+    functions = venv.get_attr("compute_reward", indices=[0, 2])
+    assert len(functions) == 2 and functions[0] is functions[1] is venv.compute_reward
+    assert venv.has_attr("compute_truncated")
+    # VecEnvWrapper finds it on the wrapped env.
+    np.testing.assert_array_equal(VecNormalize(venv).compute_reward(achieved, desired, None), rewards[0])
+    with pytest.raises(AttributeError, match="fixed"):
+        venv.set_attr("compute_reward", None)
+    venv.close()
+    plain = RlpoolVecEnv("CartPole-v1", num_envs=2)
+    with pytest.raises(AttributeError, match=r"no method 'compute_reward'; supported: \['get_state'"):
+        plain.env_method("compute_reward", achieved, desired, None, indices=[0])
+    with pytest.raises(AttributeError, match="no attribute 'compute_reward'; known: .*task's methods: none"):
+        plain.get_attr("compute_reward")
+    assert not plain.has_attr("compute_reward")
+    plain.close()

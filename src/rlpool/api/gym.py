@@ -16,6 +16,8 @@ class GymEnv(PoolOwner):
     ``done`` is ``terminated | truncated``; ``info["terminated"]`` and
     ``info["TimeLimit.truncated"]`` tell the two apart. ``reset()`` returns
     ``(obs, info)`` when ``gym_reset_return_info`` is true (the default), else ``obs``.
+    The task's methods (``EnvSpec.task_methods``, e.g. a goal task's ``compute_reward``) are
+    methods of the pool, working on whole batches: ``envs.compute_reward(...)``.
     """
 
     def __init__(self, spec: EnvSpec) -> None:

@@ -117,15 +117,22 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
 
         Names: the task's options and pool options (``make_spec(task).config`` keys), ``spec``,
         ``observation_space``/``action_space`` (single-env spaces), ``render_mode``, ``metadata``,
-        ``max_episode_steps``, ``reward_threshold``.
+        ``max_episode_steps``, ``reward_threshold``, and the task's methods (``spec.task_methods``, e.g.
+        a goal task's ``compute_reward``), each the function itself.
         """
         return (self._env_attr(name),) * self.num_envs
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call method ``name`` on each env (or get attribute ``name``), as gymnasium's ``VectorEnv.call``.
 
-        Methods: ``get_state`` (each env's state bytes). Anything ``get_attr`` knows is returned as it is.
+        Methods: ``get_state`` (each env's state bytes) and the task's methods (``spec.task_methods``,
+        e.g. a goal task's ``compute_reward(achieved_goal, desired_goal, info)``). A task method works on
+        whole batches: it runs once and its result is repeated per env, one per env as gymnasium's
+        ``SyncVectorEnv.call`` gives. Anything else ``get_attr`` knows is returned as it is.
         """
+        method = self._task_methods().get(name)
+        if method is not None:
+            return (method(*args, **kwargs),) * self.num_envs
         if name == "get_state":
             if args or kwargs:
                 raise TypeError("call('get_state') takes no arguments")
@@ -152,8 +159,13 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
         # Options from self.config, not self.spec: gymnasium.make_vec replaces `spec` with its own EnvSpec.
         if name in self.config:
             return self.config[name]
+        methods = self._task_methods()
+        if name in methods:
+            return methods[name]
+        known = sorted(set(per_env) | set(self.config))
         raise AttributeError(
-            f"the envs of this pool have no attribute {name!r}; known: {sorted(set(per_env) | set(self.config))}"
+            f"the envs of this pool have no attribute {name!r}; known: {known}; "
+            f"the task's methods: {sorted(methods) or 'none'}"
         )
 
     def close_extras(self, **kwargs: Any) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,7 +29,8 @@ class PoolOwner:
     The gymnasium, gym and dm faces, the EnvPool layer's pools and the SB3 ``VecEnv``
     build their pool with ``_init_pool`` and tear it down with ``_close_pool`` (both
     for subclasses); ``send``, ``async_reset``, ``get_state`` and ``set_state`` are
-    the same for every face.
+    the same for every face. The task's methods (``EnvSpec.task_methods``, e.g. a goal
+    task's ``compute_reward``) are attributes of every face: ``envs.compute_reward(...)``.
     """
 
     spec: Any
@@ -45,6 +46,8 @@ class PoolOwner:
         (``info["_rlpool_discount"]``) for the dm faces' ``StepTypes``.
         """
         self.spec = spec
+        # Kept apart from ``spec``, which gymnasium.make (and the EnvPool layer) replace with their own.
+        self._env_spec = spec
         self.config = spec.config
         # The render options, kept apart: a face may show another config (EnvPool's keys, in compat).
         self._render_config = {k: spec.config[k] for k in spec.config if k.startswith("render_")}
@@ -53,6 +56,19 @@ class PoolOwner:
             self._pool.export_discount = True
         self.num_envs = spec.config["num_envs"]
         self.batch_size = spec.config["batch_size"]
+
+    def _task_methods(self) -> dict[str, Callable[..., Any]]:
+        """The task's methods by name (``EnvSpec.task_methods``); empty before ``_init_pool`` has run."""
+        spec = self.__dict__.get("_env_spec")  # not getattr: __getattr__ below must not recurse
+        return {} if spec is None else spec.task_methods
+
+    def __getattr__(self, name: str) -> Any:
+        """A task method by name (``envs.compute_reward(...)``); any other missing attribute is an AttributeError."""
+        if not name.startswith("_"):
+            method = self._task_methods().get(name)
+            if method is not None:
+                return method
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self)
 
     def send(self, action: Any, env_id: Any = None) -> None:
         """Queue one action per env in ``env_id`` (default: all envs) and return at once."""

@@ -21,7 +21,12 @@ _FIXED = ("num_envs", "batch_size", "autoreset_mode")
 
 
 class SingleEnv(PoolOwner, gymnasium.Env):
-    """A single env of ``task_id``, built with the task's options (``seed`` sets its first seed)."""
+    """A single env of ``task_id``, built with the task's options (``seed`` sets its first seed).
+
+    The task's methods (``EnvSpec.task_methods``) are methods of the env, as a gymnasium-robotics goal
+    env's are: ``env.unwrapped.compute_reward(achieved_goal, desired_goal, info)`` and
+    ``env.get_wrapper_attr("compute_reward")`` (each works on batches as on one env's values).
+    """
 
     metadata: dict[str, Any] = {"render_modes": []}
 

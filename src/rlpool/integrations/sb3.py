@@ -131,12 +131,15 @@ class RlpoolVecEnv(PoolOwner, VecEnv):
     # ------------------------------------------------------------------ attributes and methods
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        """An attribute of each env: set with ``set_attr``, shared (spaces, ``spec``, ``render_mode``) or an option."""
+        """An attribute of each env: set with ``set_attr``, shared (spaces, ``spec``, ``render_mode``) or an option.
+
+        A task method (``spec.task_methods``, e.g. ``compute_reward``) is given as the function itself.
+        """
         return [self._env_attr(i, attr_name) for i in self._get_indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
         """Store a per-env attribute (the pool's options and spaces are fixed once it is built)."""
-        if attr_name in _SHARED_ATTRIBUTES or attr_name in self.spec.config:
+        if attr_name in _SHARED_ATTRIBUTES or attr_name in self.spec.config or attr_name in self._task_methods():
             raise AttributeError(f"{attr_name!r} is fixed when the pool is built and cannot be set")
         for i in self._get_indices(indices):
             self._env_attrs[i][attr_name] = value
@@ -144,17 +147,25 @@ class RlpoolVecEnv(PoolOwner, VecEnv):
     def env_method(
         self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any
     ) -> list[Any]:
-        """Call ``get_state``/``set_state``/``get_wrapper_attr`` on each env in ``indices``."""
+        """Call ``get_state``/``set_state``/``get_wrapper_attr`` or a task method on each env in ``indices``.
+
+        A task method (``spec.task_methods``, e.g. a goal task's ``compute_reward(achieved_goal,
+        desired_goal, infos)``, which SB3's ``HerReplayBuffer`` calls with ``indices=[0]``) works on whole
+        batches: it runs once and its result is repeated, one per index.
+        """
         ids = list(self._get_indices(indices))
+        methods = self._task_methods()
+        if method_name in methods:
+            result = methods[method_name](*method_args, **method_kwargs)
+            return [result for _ in ids]
         if method_name == "get_state":
             return [self.get_state(i) for i in ids]
         if method_name == "set_state":
             return [self.set_state(i, *method_args, **method_kwargs) for i in ids]
         if method_name == "get_wrapper_attr":
             return [self._env_attr(i, *method_args, **method_kwargs) for i in ids]
-        raise AttributeError(
-            f"rlpool envs have no method {method_name!r}; supported: get_state, set_state, get_wrapper_attr"
-        )
+        supported = ["get_state", "set_state", "get_wrapper_attr", *sorted(methods)]
+        raise AttributeError(f"rlpool env {self.spec.id} has no method {method_name!r}; supported: {supported}")
 
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
         """Always False: the pool's envs have no gymnasium wrappers (wrap the VecEnv, e.g. with ``VecMonitor``)."""
@@ -177,7 +188,14 @@ class RlpoolVecEnv(PoolOwner, VecEnv):
             return getattr(self.spec, name)
         if name in self.spec.config:
             return self.spec.config[name]
-        raise AttributeError(f"rlpool env {self.spec.id} has no attribute {name!r}")
+        methods = self._task_methods()
+        if name in methods:
+            return methods[name]
+        known = sorted({*_SHARED_ATTRIBUTES, *self.spec.config, *self._env_attrs[i]})
+        raise AttributeError(
+            f"rlpool env {self.spec.id} has no attribute {name!r}; known: {known}; "
+            f"the task's methods: {sorted(methods) or 'none'}"
+        )
 
     def _per_env_infos(self, info: dict[str, Any]) -> list[dict[str, Any]]:
         names = self._info_names
