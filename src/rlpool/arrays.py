@@ -9,8 +9,9 @@ those, never the dict.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 
@@ -23,6 +24,31 @@ DTYPES: dict[str, np.dtype] = {
     name: np.dtype(name) for name in ("bool", "int8", "uint8", "int32", "int64", "float32", "float64")
 }
 """The engine's dtype names and their numpy dtypes (the one table every face uses)."""
+
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+def nest(items: Iterable[tuple[str, T]]) -> dict[str, T | dict[str, T]]:
+    """A dict observation's entries keyed as the faces give them: ``"outer.inner"`` -> ``out[outer][inner]``.
+
+    ``items`` are ``(entry name, value)`` in the env's entry order; outer keys come in the order of
+    their first entry, a nested dict's keys in entry order (as the engine's result dicts have them).
+    """
+    out: dict[str, Any] = {}
+    for name, value in items:
+        outer, dot, inner = name.partition(".")
+        if dot:
+            out.setdefault(outer, {})[inner] = value
+        else:
+            out[name] = value
+    return out
+
+
+def map_nested(tree: dict[str, Any], leaf: Callable[[Any], U]) -> dict[str, Any]:
+    """``tree`` (a dict with dicts one level down, as ``nest`` makes) with ``leaf`` applied to every value."""
+    return {k: map_nested(v, leaf) if isinstance(v, dict) else leaf(v) for k, v in tree.items()}
 
 
 def _bound(values: Any, shape: tuple[int, ...], fill: float) -> np.ndarray:
@@ -87,6 +113,12 @@ class Arrays:
     the action, ``info`` the task's own info entries (after ``env_id`` and
     ``elapsed_step``, which every env has), in the engine's order. ``has_discount``
     says whether the env writes a dm_env discount of its own.
+
+    A dict observation's entry named ``"outer.inner"`` is entry ``inner`` of a nested dict
+    ``outer`` (``nested_obs``, ``obs_tree``). An info entry whose name starts with ``_`` is
+    hidden: it is in ``info`` (the engine writes it) but not in ``shown_info``/``info_names``,
+    what rlpool's faces show; an API layer may show it under a key of its own (the pool's
+    ``info_keys``).
     """
 
     obs: tuple[ArraySpec, ...]
@@ -138,10 +170,30 @@ class Arrays:
 
     @property
     def obs_names(self) -> tuple[str, ...]:
-        """The observation entries' names, in order."""
+        """The observation entries' names, in order (a nested entry's as ``"outer.inner"``)."""
         return tuple(a.name for a in self.obs)
 
     @property
+    def nested_obs(self) -> bool:
+        """Whether the observation is a dict with nested dicts (entries named ``"outer.inner"``)."""
+        return self.obs_kind == "dict" and any("." in a.name for a in self.obs)
+
+    @property
+    def obs_tree(self) -> dict[str, ArraySpec | dict[str, ArraySpec]]:
+        """A dict observation's entries as the faces key them (``nest``): name -> entry, or -> a dict of them."""
+        if self.obs_kind != "dict":
+            raise ValueError(f"obs_tree: the observation is not a dict (obs_kind {self.obs_kind!r})")
+        return nest((a.name, a) for a in self.obs)
+
+    @property
+    def shown_info(self) -> tuple[ArraySpec, ...]:
+        """The info entries rlpool's faces show: ``info`` without the hidden (``_``-named) ones."""
+        return tuple(a for a in self.info if not a.name.startswith("_"))
+
+    @property
     def info_names(self) -> tuple[str, ...]:
-        """The task's own info entries' names, in order (without ``env_id`` and ``elapsed_step``)."""
-        return tuple(a.name for a in self.info)
+        """The names of the info entries rlpool's faces show, in order (``shown_info``'s).
+
+        Without ``env_id`` and ``elapsed_step``, and without the hidden (``_``-named) entries.
+        """
+        return tuple(a.name for a in self.shown_info)

@@ -2,11 +2,12 @@
 
 import numpy as np
 import pytest
+from gymnasium import spaces
 from lane import build_missing, require
 
 import rlpool
 import rlpool.registry
-from rlpool.arrays import Arrays, ArraySpec
+from rlpool.arrays import Arrays, ArraySpec, map_nested, nest
 
 
 def _entry(name="obs", dtype="float32", shape=(2,), low=(), high=()):
@@ -48,6 +49,10 @@ def test_every_task_has_typed_arrays_matching_its_spaces() -> None:
         space = spec.observation_space
         if arrays.obs_kind == "array":
             assert space.dtype == arrays.obs[0].dtype and space.shape == arrays.obs[0].shape, task_id
+        elif arrays.obs_kind == "dict":  # an entry per leaf, nested Dicts for "outer.inner" names
+            leaves = [(k, i) for k, s in space.spaces.items()
+                      for i in (s.spaces if isinstance(s, spaces.Dict) else [None])]
+            assert [k if i is None else f"{k}.{i}" for k, i in leaves] == list(arrays.obs_names), task_id
         else:
             assert len(space.spaces) == len(arrays.obs), task_id
         if arrays.discrete_action:
@@ -55,6 +60,27 @@ def test_every_task_has_typed_arrays_matching_its_spaces() -> None:
         else:
             assert spec.action_space.shape == arrays.action.shape, task_id
     require(build_missing())
+
+
+def test_nested_entries_and_hidden_info() -> None:
+    names = ["pos", "goal.b", "goal.a", "seen.x", "vel"]
+    core = _core([_entry(n) for n in names], "dict")
+    core["info"] = [_entry("count", "int32", ()), _entry("_distance", "float64", ())]
+    arrays = Arrays.from_core(core)
+    assert arrays.nested_obs and arrays.obs_names == tuple(names)
+    tree = arrays.obs_tree
+    assert list(tree) == ["pos", "goal", "seen", "vel"] and list(tree["goal"]) == ["b", "a"]  # not sorted
+    assert tree["seen"]["x"].name == "seen.x"
+    assert nest((n, i) for i, n in enumerate(names)) == {"pos": 0, "goal": {"b": 1, "a": 2}, "seen": {"x": 3},
+                                                          "vel": 4}
+    assert map_nested({"a": 1, "b": {"c": 2}}, lambda v: v * 10) == {"a": 10, "b": {"c": 20}}
+    assert [a.name for a in arrays.info] == ["count", "_distance"]  # every entry the env writes
+    assert arrays.info_names == ("count",) and [a.name for a in arrays.shown_info] == ["count"]
+    flat = Arrays.from_core(_core([_entry("a"), _entry("b")], "dict"))
+    assert not flat.nested_obs and list(flat.obs_tree) == ["a", "b"]
+    assert not Arrays.from_core(_core([_entry("a.b"), _entry("c.d")], "tuple")).nested_obs  # a tuple has no keys
+    with pytest.raises(ValueError, match="not a dict"):
+        _ = Arrays.from_core(_core([_entry("a")], "array")).obs_tree
 
 
 def test_an_unavailable_task_says_why_and_making_it_raises_that() -> None:

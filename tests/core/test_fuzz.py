@@ -141,10 +141,19 @@ SEEDS = st.integers(0, 2**64 - 1)
 # --------------------------------------------------------------------------- #
 
 
+def dict_leaves(d: dict[str, Any], name: str) -> list[tuple[str, Any]]:
+    """A dict's values (a nested dict's too) named ``name[key]`` / ``name[key][inner]``, keys sorted."""
+    out: list[tuple[str, Any]] = []
+    for k in sorted(d):
+        key = f"{name}[{k!r}]"
+        out += dict_leaves(d[k], key) if isinstance(d[k], dict) else [(key, d[k])]
+    return out
+
+
 def obs_leaves(obs: Any) -> list[tuple[str, np.ndarray]]:
-    """The arrays of a batched observation (plain, dict or tuple), named."""
+    """The arrays of a batched observation (plain, dict, nested dict or tuple), named."""
     if isinstance(obs, dict):
-        return [(f"obs[{k!r}]", obs[k]) for k in sorted(obs)]
+        return dict_leaves(obs, "obs")
     if isinstance(obs, tuple):
         return [(f"obs[{i}]", o) for i, o in enumerate(obs)]
     return [("obs", obs)]
@@ -175,7 +184,7 @@ def row_record(result: tuple, r: int, same_step: bool) -> dict[str, Any]:
     if same_step and "final_obs" in info and info["_final_obs"][r]:
         final = info["final_obs"][r]  # one env's observation
         if isinstance(final, dict):
-            rec.update({f"final_obs[{k!r}]": np.array(final[k]) for k in sorted(final)})
+            rec.update({k: np.array(v) for k, v in dict_leaves(final, "final_obs")})
         elif isinstance(final, tuple):
             rec.update({f"final_obs[{i}]": np.array(v) for i, v in enumerate(final)})
         else:
@@ -200,13 +209,13 @@ def assert_in_space(space: Any, value: Any, where: str) -> None:
     assert space.contains(value), f"{where}: {value!r} is outside {space}"
 
 
-def single_obs(rec: dict[str, Any], space: Any, prefix: str = "") -> Any:
-    """The single-env observation of a record, shaped like ``space`` (Box, Discrete, Dict or Tuple)."""
+def single_obs(rec: dict[str, Any], space: Any, prefix: str = "", name: str = "obs") -> Any:
+    """The single-env observation of a record, shaped like ``space`` (Box, Discrete, (nested) Dict or Tuple)."""
     if hasattr(space, "spaces") and isinstance(space.spaces, dict):
-        return {k: rec[f"{prefix}obs[{k!r}]"] for k in space.spaces}
+        return {k: single_obs(rec, s, prefix, f"{name}[{k!r}]") for k, s in space.spaces.items()}
     if hasattr(space, "spaces"):
-        return tuple(rec[f"{prefix}obs[{i}]"] for i in range(len(space.spaces)))
-    value = rec[f"{prefix}obs"]
+        return tuple(rec[f"{prefix}{name}[{i}]"] for i in range(len(space.spaces)))
+    value = rec[f"{prefix}{name}"]
     return value[()] if value.ndim == 0 and hasattr(space, "n") else value
 
 

@@ -31,13 +31,13 @@ import rlpool
 SOAK_ACTION_RANGES: dict[str, tuple[int, int]] = {"BusyWork-v0": (0, 40)}
 
 
-def leaves(obs: Any) -> dict[str, np.ndarray]:
-    """A batched observation (array, dict or tuple) as named arrays."""
+def leaves(obs: Any, name: str = "obs") -> dict[str, np.ndarray]:
+    """A batched observation (array, dict, nested dict or tuple) as named arrays."""
     if isinstance(obs, dict):
-        return {f"obs[{k}]": v for k, v in obs.items()}
+        return {n: a for k, v in obs.items() for n, a in leaves(v, f"{name}[{k}]").items()}
     if isinstance(obs, tuple):
-        return {f"obs[{i}]": v for i, v in enumerate(obs)}
-    return {"obs": obs}
+        return {f"{name}[{i}]": v for i, v in enumerate(obs)}
+    return {name: obs}
 
 
 @dataclass
@@ -77,13 +77,8 @@ class Trajectories:
             done = info["_final_obs"][rows]
             finals = info["final_obs"][rows]
             for j in np.flatnonzero(done):
-                final = finals[j]
-                if isinstance(final, (dict, tuple)):
-                    items = final.items() if isinstance(final, dict) else enumerate(final)
-                    for key, v in items:
-                        self.fields[f"final_obs[{key}]"][envs[j], k[j]] = v
-                else:
-                    self.fields["final_obs"][envs[j], k[j]] = final
+                for name, v in leaves(finals[j], "final_obs").items():
+                    self.fields[name][envs[j], k[j]] = v
 
     def digest(self) -> str:
         h = hashlib.sha256()

@@ -101,6 +101,17 @@ def test_attributes_methods_and_seed():
     venv.close()
 
 
+def test_nested_dict_observation_refused():
+    # SB3's Dict observations hold no Dicts: a nested one is refused up front, naming the task and why.
+    with pytest.raises(ValueError, match=r"NestedDict-v0 has a nested Dict observation space .*'desired_goal'"):
+        RlpoolVecEnv("NestedDict-v0", num_envs=2)
+    venv = RlpoolVecEnv("NestedDict-v0", num_envs=2, obs_names="a,b")  # a flat Dict is taken
+    obs = venv.reset()
+    assert set(obs) == {"a", "b"}
+    assert venv.reset_infos[0] == {"count": 0}  # the hidden _distance left out
+    venv.close()
+
+
 def test_vec_normalize_save_load(tmp_path):
     venv = VecNormalize(RlpoolVecEnv("CartPole-v1", num_envs=4, seed=3), gamma=0.99)
     obs = venv.reset()

@@ -257,6 +257,27 @@ def test_same_step_final_obs():
     ref.close()
 
 
+def test_nested_dict_obs_and_hidden_info():
+    """A dict observation's "outer.inner" entries come as nested dicts, as from Python; hidden info stays out."""
+    env = rlpool.make("NestedDict-v0", num_envs=2, seed=5, autoreset_mode="SameStep", episode_length=3)
+    env.reset()
+    ref = rlpool.make("NestedDict-v0", num_envs=2, seed=5, autoreset_mode="SameStep", episode_length=3)
+    ref.reset()
+    handle, _, _, step = env.xla()
+    f = jax.jit(lambda h: step(h, jnp.ones(2, jnp.int32)))
+    h = handle
+    for _ in range(4):
+        h, (obs, _, _, _, info) = f(h)
+        o, _, _, _, rinfo = ref.step(np.ones(2, np.int64))
+        assert sorted(obs) == sorted(o) and sorted(obs["achieved_goal"]) == ["a", "b"]
+        jax.tree_util.tree_map(lambda a, b: np.testing.assert_array_equal(np.asarray(a), b), obs, o)
+        assert sorted(info) == ["count", "elapsed_step", "env_id", "final_info", "final_obs"]
+        assert sorted(info["final_info"]) == ["count", "elapsed_step"]
+        assert isinstance(info["final_obs"]["desired_goal"], dict)
+    env.close()
+    ref.close()
+
+
 def _tree_types(tree):
     return jax.tree_util.tree_map(lambda x: (tuple(x.shape), np.dtype(x.dtype)), tree)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import namedtuple
+from collections import OrderedDict, namedtuple
 from typing import Any
 
 import numpy as np
@@ -27,7 +27,9 @@ class DmEnv(PoolOwner, dm_env.Environment):
     ``discount`` is 0 on termination and 1 otherwise (truncation included), or 0 where
     the env sets its own (Atari's ``zero_discount_on_life_loss``).
     ``observation`` is a namedtuple of the observation entries plus the info
-    entries (``env_id``, ``elapsed_step``, ...), as EnvPool's dm API does.
+    entries (``env_id``, ``elapsed_step``, ...), as EnvPool's dm API does; a dict
+    observation's nested dict (entries named ``"outer.inner"``) is one field, an
+    ``OrderedDict`` of its entries.
     """
 
     def __init__(self, spec: EnvSpec) -> None:
@@ -35,7 +37,8 @@ class DmEnv(PoolOwner, dm_env.Environment):
         self._step_types = StepTypes(spec.config["num_envs"], np.float64)
         arrays = spec.arrays
         self._obs_kind = arrays.obs_kind
-        self._obs_names = list(arrays.obs_names)
+        self._nested = arrays.nested_obs
+        self._obs_names = list(arrays.obs_tree) if arrays.obs_kind == "dict" else list(arrays.obs_names)
         self._fields = self._obs_names + ["env_id", "elapsed_step", *arrays.info_names]
         self._Observation = namedtuple("Observation", self._fields)  # type: ignore[misc]
 
@@ -63,10 +66,14 @@ class DmEnv(PoolOwner, dm_env.Environment):
     def observation_spec(self) -> Any:
         """Per-env specs of the observation namedtuple's fields."""
         arrays = self.spec.arrays
-        entries = {a.name: dm_spec(a) for a in arrays.obs}
+        if arrays.obs_kind == "dict":
+            entries = {k: OrderedDict((n, dm_spec(a)) for n, a in v.items()) if isinstance(v, dict) else dm_spec(v)
+                       for k, v in arrays.obs_tree.items()}
+        else:
+            entries = {a.name: dm_spec(a) for a in arrays.obs}
         entries["env_id"] = specs.Array((), np.int32, name="env_id")
         entries["elapsed_step"] = specs.Array((), np.int32, name="elapsed_step")
-        for a in arrays.info:
+        for a in arrays.shown_info:
             entries[a.name] = dm_spec(a)
         return self._Observation(**entries)
 
@@ -87,7 +94,9 @@ class DmEnv(PoolOwner, dm_env.Environment):
         self._close_pool()
 
     def _observation(self, obs: Any, info: dict[str, Any]) -> Any:
-        if self._obs_kind == "dict":
+        if self._nested:
+            values = {k: OrderedDict(v) if isinstance(v, dict) else v for k, v in obs.items()}
+        elif self._obs_kind == "dict":
             values = dict(obs)
         elif self._obs_kind == "tuple":
             values = dict(zip(self._obs_names, obs, strict=True))

@@ -10,6 +10,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from rlpool.api.pool_owner import PoolOwner
+from rlpool.arrays import map_nested
 from rlpool.options import AUTORESET_MODES, seeds_for
 from rlpool.spec import EnvSpec
 
@@ -191,8 +192,8 @@ def unpack_final(result: tuple) -> None:
     rows = np.flatnonzero(done)
     obs_array = np.full(done.shape[0], None, dtype=object)
     for i in rows:
-        if isinstance(final_obs, dict):
-            obs_array[i] = {k: v[i].copy() for k, v in final_obs.items()}
+        if isinstance(final_obs, dict):  # nested dicts (entries named "outer.inner") too
+            obs_array[i] = map_nested(final_obs, lambda v, i=i: v[i].copy())
         elif isinstance(final_obs, tuple):  # Tuple space: one tuple per env, as gymnasium gives
             obs_array[i] = tuple(v[i].copy() for v in final_obs)
         else:

@@ -14,6 +14,7 @@ import gymnasium
 import numpy as np
 
 from rlpool.api.pool_owner import PoolOwner
+from rlpool.arrays import map_nested
 from rlpool.options import seeds_for
 from rlpool.spec import EnvSpec
 
@@ -69,8 +70,8 @@ class SingleEnv(PoolOwner, gymnasium.Env):
         self._close_pool()
 
     def _row(self, obs: Any) -> Any:
-        if self._kind == "dict":
-            return {k: _scalar(v[0]) for k, v in obs.items()}
+        if self._kind == "dict":  # nested dicts (entries named "outer.inner") too
+            return map_nested(obs, lambda v: _scalar(v[0]))
         if self._kind == "tuple":
             return tuple(_scalar(v[0]) for v in obs)
         return _scalar(obs[0])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -33,13 +34,23 @@ def array_space(a: ArraySpec) -> spaces.Space:
 
 
 def observation_space(arrays: Arrays) -> spaces.Space:
-    """Single-env observation space: one entry's space, a Dict (``obs_kind`` "dict") or a Tuple ("tuple")."""
+    """Single-env observation space: one entry's space, a Dict (``obs_kind`` "dict") or a Tuple ("tuple").
+
+    A dict's entries named ``"outer.inner"`` are entries of a nested Dict ``outer``.
+    """
     if arrays.obs_kind == "tuple":
         return spaces.Tuple(tuple(array_space(a) for a in arrays.obs))
     if arrays.obs_kind == "array":
         return array_space(arrays.obs[0])
-    # The env's own key order (dm_control's, as EnvPool keeps it); a plain dict would be sorted.
-    return spaces.Dict(OrderedDict((a.name, array_space(a)) for a in arrays.obs))
+    # The env's own key order (dm_control's, as EnvPool keeps it); a plain dict would be sorted. Entries
+    # named "outer.inner" form a nested Dict (gymnasium-robotics' goals).
+    return _dict_space(arrays.obs_tree)
+
+
+def _dict_space(tree: dict[str, Any]) -> spaces.Dict:
+    return spaces.Dict(
+        OrderedDict((k, _dict_space(v) if isinstance(v, dict) else array_space(v)) for k, v in tree.items())
+    )
 
 
 def action_space(arrays: Arrays) -> spaces.Space:

@@ -53,6 +53,12 @@ class RlpoolVecEnv(PoolOwner, VecEnv):
         arrays = spec.arrays
         if arrays.obs_kind == "tuple":
             raise ValueError(f"{task_id} has a Tuple observation space, which Stable-Baselines3 does not support")
+        if arrays.nested_obs:
+            raise ValueError(
+                f"{task_id} has a nested Dict observation space (Dicts inside its Dict: "
+                f"{[k for k, v in arrays.obs_tree.items() if isinstance(v, dict)]}), which Stable-Baselines3 "
+                "does not support: its Dict observations hold no Dicts"
+            )
         self._info_names = arrays.info_names
         self._discrete = arrays.discrete_action
         self._env_attrs: list[dict[str, Any]] = [{} for _ in range(num_envs)]

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from rlpool.arrays import DTYPES, Arrays
+from rlpool.arrays import DTYPES, Arrays, nest
 
 __all__ = ["make_xla"]
 
@@ -101,10 +101,12 @@ def make_xla(
             return values[0]
         if arrays.obs_kind == "tuple":
             return tuple(values)
-        return {a.name: v for a, v in zip(arrays.obs, values, strict=True)}
+        return nest((a.name, v) for a, v in zip(arrays.obs, values, strict=True))  # "outer.inner": nested
 
     def infos(values: list[Any], elapsed: Any) -> dict[str, Any]:
-        return {"elapsed_step": elapsed, **{a.name: v for a, v in zip(arrays.info, values, strict=True)}}
+        # Every info field comes back; the hidden ("_"-named) ones are left out, as the other faces do.
+        shown = {a.name: v for a, v in zip(arrays.info, values, strict=True) if not a.name.startswith("_")}
+        return {"elapsed_step": elapsed, **shown}
 
     def checked(handle: Any) -> Any:
         handle = jnp.asarray(handle)

@@ -89,6 +89,7 @@ Pool::Pool(PoolOptions options)
     throw std::logic_error("env type '" + options_.env_type + "' has an array observation with " +
                            std::to_string(spec_.obs.size()) + " entries; declare obs_kind dict or tuple");
   }
+  check_obs_names(spec_, options_.env_type);
   layout_ = std::make_shared<Layout>(spec_, options_.autoreset_mode);
 
   const int n = options_.num_envs;

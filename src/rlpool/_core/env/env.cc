@@ -1,5 +1,6 @@
-// The env SDK's out-of-line parts (env.h): dtype and obs kind names, info
-// lookups, Config's range checks, and the registry of env types.
+// The env SDK's out-of-line parts (env.h): dtype and obs kind names, the check
+// of a dict observation's names, info lookups, Config's range checks, and the
+// registry of env types.
 #include "_core/env/env.h"
 
 #include <algorithm>
@@ -43,6 +44,33 @@ const char* obs_kind_name(ObsKind kind) {
     case ObsKind::kTuple: return "tuple";
   }
   return "?";
+}
+
+void check_obs_names(const EnvSpec& spec, const std::string& env_type) {
+  if (spec.obs_kind != ObsKind::kDict) return;
+  const auto refuse = [&](const std::string& name, const std::string& why) {
+    throw std::invalid_argument("env type '" + env_type + "': observation entry '" + name + "' " + why);
+  };
+  std::vector<std::string> names, outer;  // the names seen, and the nested dicts' keys
+  for (const ArraySpec& a : spec.obs) {
+    const std::size_t dot = a.name.find('.');
+    const std::string top = a.name.substr(0, dot);
+    if (dot != std::string::npos && a.name.find('.', dot + 1) != std::string::npos) {
+      refuse(a.name, "has more than one '.': an observation nests one level ('outer.inner')");
+    }
+    if (top.empty() || (dot != std::string::npos && dot + 1 == a.name.size())) {
+      refuse(a.name, "has an empty name or part: names are 'name' or 'outer.inner'");
+    }
+    if (std::find(names.begin(), names.end(), a.name) != names.end()) refuse(a.name, "is declared twice");
+    const bool nested = dot != std::string::npos;
+    // A key may not be both an entry's array and a nested dict.
+    if (nested ? std::find(names.begin(), names.end(), top) != names.end()
+               : std::find(outer.begin(), outer.end(), top) != outer.end()) {
+      refuse(a.name, "clashes: '" + top + "' is both an observation entry and a nested dict");
+    }
+    names.push_back(a.name);
+    if (nested) outer.push_back(top);
+  }
 }
 
 std::size_t info_index(const std::vector<ArraySpec>& info, std::string_view name) {

@@ -52,7 +52,10 @@ struct ArraySpec {
 
 // How the observation entries are handed to Python: one array (exactly one
 // entry), a dict keyed by entry name, or a tuple in entry order. Every API face
-// reads this one field; nothing is inferred from entry names or counts.
+// reads this one field; nothing is inferred from entry names or counts. A dict's
+// entry named "outer.inner" is entry `inner` of a nested dict `outer` (one level:
+// gymnasium-robotics' {"achieved_goal": {"kettle": ...}}); the outer keys come in
+// the order of their first entry, a nested dict's keys in entry order.
 enum class ObsKind : std::uint8_t { kArray, kDict, kTuple };
 const char* obs_kind_name(ObsKind kind);
 
@@ -67,6 +70,9 @@ struct EnvSpec {
   // (Action::continuous) whatever the dtype. Shape {dim}, low/high per element.
   ArraySpec action = {};
   // Env-specific info entries (the engine adds env_id and elapsed_step itself).
+  // An entry whose name starts with '_' is hidden: rlpool's own faces leave it
+  // out, while an API layer may show it under a key of its own (the Python Pool's
+  // info_keys).
   std::vector<ArraySpec> info = {};
   // The env writes a discount of its own (Output::discount), for dm_env's
   // TimeStep: e.g. Atari's zero_discount_on_life_loss. Without it the
@@ -86,6 +92,12 @@ struct EnvSpec {
 
   bool discrete_action() const { return action.dtype == DType::kInt64; }
 };
+
+// Throws std::invalid_argument, naming `env_type` and the entry, where a dict
+// observation's entry names cannot key its dict: each is "name" or
+// "outer.inner" (one level of nesting, no empty part), none repeats, and no
+// name is both a plain entry and a nested dict.
+void check_obs_names(const EnvSpec& spec, const std::string& env_type);
 
 // Positions of info entries, looked up by name in EnvSpec::info once, when an
 // env is built: the spec alone says which entries there are and in what

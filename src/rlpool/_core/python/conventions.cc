@@ -1,7 +1,8 @@
 // The result and action conventions an API layer may choose for a pool
 // (pool_binding.h): the rewards' dtype, the keys of info and which field each
-// one shows, dict actions, float actions for a discrete space, stepping a
-// subset of a sync pool's envs, a first step that resets. The defaults are
+// one shows (an env's hidden "_..." entries only where a layer names them),
+// dict actions, float actions for a discrete space, stepping a subset of a
+// sync pool's envs, a first step that resets. The defaults are
 // rlpool's own API; another library's layer (rlpool.compat) picks its own
 // values. Nothing here knows which library asked.
 #include <optional>
@@ -72,7 +73,7 @@ void PyPool::default_info_keys() {
   std::vector<std::pair<std::string, std::string>> keys{{"env_id", "env_id"}, {"elapsed_step", "elapsed_step"}};
   for (std::size_t i = 0; i < lay.num_info; ++i) {
     const std::string& n = lay.fields[lay.info(i)].name;
-    keys.emplace_back(n, n);
+    if (!hidden_info(n)) keys.emplace_back(n, n);
   }
   set_info_keys(keys);
 }

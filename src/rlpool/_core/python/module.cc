@@ -38,6 +38,7 @@ nb::dict env_spec(const std::string& env_type, const std::map<std::string, Optio
   const EnvType& type = find_env_type(env_type);
   if (!type.unavailable.empty()) throw std::runtime_error(type.unavailable);
   const EnvSpec s = type.spec(Config(config));
+  check_obs_names(s, env_type);  // refused here, when a spec is made, not first when a pool is
   nb::list obs, info;
   for (const auto& a : s.obs) obs.append(array_spec_dict(a));
   for (const auto& a : s.info) info.append(array_spec_dict(a));
@@ -156,7 +157,8 @@ NB_MODULE(_rlpool_core, m) {
                    "The rewards' dtype: 'float64' (default) or 'float32'.")
       .def_prop_rw("info_keys", &PyPool::info_keys, &PyPool::set_info_keys,
                    "info's entries in order, each (key, the field it shows); a key 'a.b' is entry b of a "
-                   "nested dict a. Default: env_id, elapsed_step, then the env's own entries.")
+                   "nested dict a. Default: env_id, elapsed_step, then the env's own entries but its hidden "
+                   "('_...') ones, which a key may show by their field name.")
       .def_prop_rw("first_step_resets", &PyPool::first_step_resets, &PyPool::set_first_step_resets,
                    "Whether a step of a never-reset env resets it (default: refused).")
       .def_prop_rw("dict_action_keys", &PyPool::dict_action_keys, &PyPool::set_dict_action_keys,

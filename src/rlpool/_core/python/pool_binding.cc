@@ -41,6 +41,7 @@ PyPool::PyPool(const std::string& env_type, const std::map<std::string, OptionVa
   for (int i = 0; i < num_envs; ++i) all_ids_.push_back(i);
   pool_->set_interrupt_check(interrupt_requested);
   for (std::size_t i = 0; i < pool_->ring_size(); ++i) pool_->set_ring_block(i, acquire().block);
+  make_result_keys();
   default_info_keys();
   xla_register();
 }

@@ -60,6 +60,10 @@ struct Entry {
 // The bridge the XLA FFI handlers call (xla_bridge.cc).
 extern const RlpoolXlaBridge xla_bridge;
 
+// An env's info entry named "_..." is hidden: rlpool's own faces leave it out (the default info keys,
+// SameStep's final info); an API layer may show it with info_keys.
+inline bool hidden_info(const std::string& name) { return !name.empty() && name[0] == '_'; }
+
 class PyPool {
  public:
   PyPool(const std::string& env_type, const std::map<std::string, OptionValue>& config, int num_envs, int batch_size,
@@ -97,7 +101,8 @@ class PyPool {
   std::string reward_dtype() const;
   void set_reward_dtype(const std::string& dtype);
   // info's entries in order, each (key, the field it shows): a key "a.b" is entry b of a nested dict a.
-  // Default: env_id, elapsed_step, then the env's own entries under their names.
+  // Default: env_id, elapsed_step, then the env's own entries under their names, hidden ("_...") ones left out;
+  // a field is named by its name, hidden or not.
   std::vector<std::pair<std::string, std::string>> info_keys() const;
   void set_info_keys(const std::vector<std::pair<std::string, std::string>>& keys);
   // Whether a step of a never-reset env resets it instead of being refused.
@@ -172,11 +177,20 @@ class PyPool {
   void write_actions(nb::handle actions, const std::vector<int>& ids);
 
   // Results as numpy views (results.cc).
+  // The Python keys of the results' dicts, made once per pool: a dict observation's (per entry, its key
+  // and, for an "outer.inner" name, its key in the nested dict) and SameStep's final info's.
+  void make_result_keys();
   Entry make_entry(std::shared_ptr<Block> block);
   nb::object obs_of(const Entry& e, std::size_t first) const;
   nb::tuple result(Entry& e, bool with_final) const;
   // The entries the Python faces take out of info: SameStep's final rows, the env's own discount.
   void add_private_entries(const Entry& e, nb::dict& info, bool with_final) const;
+
+  // A key of a result dict: `top`, or for a nested entry `sub` of the dict at `top`.
+  struct ResultKey {
+    nb::object top;  // a Python str
+    nb::object sub;  // a Python str; invalid for a plain entry
+  };
 
   // The conventions' work (conventions.cc).
   struct InfoKey {
@@ -220,6 +234,8 @@ class PyPool {
   std::string dict_action_key_;  // empty: dict actions are refused
   std::vector<std::string> dict_env_id_keys_;
   std::vector<InfoKey> info_plan_;
+  std::vector<ResultKey> obs_keys_;  // per observation entry (obs_kind dict)
+  std::vector<std::pair<nb::object, std::size_t>> final_info_keys_;  // SameStep: (key, field) of shown entries
   std::mutex api_mu_;
   std::vector<std::int64_t> scratch_int_;
   std::vector<double> scratch_float_;

@@ -1,10 +1,12 @@
 // Results as Python sees them (pool_binding.h): numpy arrays that view a
 // batch block's fields, made once per block and handed out again each time
-// the block comes back, grouped as the env's obs kind says, with info holding
-// env_id, elapsed_step, the env's own entries and the entries only rlpool's
-// faces read (SameStep's final rows, the env's discount).
+// the block comes back, grouped as the env's obs kind says (a dict's
+// "outer.inner" entries in nested dicts, their keys made once per pool), with
+// info holding env_id, elapsed_step, the env's own entries and the entries only
+// rlpool's faces read (SameStep's final rows, the env's discount).
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -27,7 +29,44 @@ nb::dlpack::dtype to_dlpack(DType dtype) {
   return nb::dtype<std::uint8_t>();
 }
 
+// d[top] = value, or d[top][sub] = value (the nested dict made by the first of its entries).
+void put(nb::dict& d, const nb::object& top, const nb::object& sub, nb::handle value) {
+  if (!sub.is_valid()) {
+    d[top] = value;
+    return;
+  }
+  PyObject* nested = PyDict_GetItem(d.ptr(), top.ptr());  // borrowed
+  if (nested == nullptr) {
+    nb::dict inner;
+    d[top] = inner;
+    nested = inner.ptr();
+  }
+  nb::borrow<nb::dict>(nested)[sub] = value;
+}
+
 }  // namespace
+
+void PyPool::make_result_keys() {
+  const Layout& lay = *pool_->layout();
+  obs_keys_.clear();
+  for (std::size_t i = 0; i < lay.num_obs; ++i) {
+    // check_obs_names made sure a name is "name" or "outer.inner".
+    const std::string& name = lay.fields[i].name;
+    const std::size_t dot = name.find('.');
+    if (pool_->spec().obs_kind != ObsKind::kDict || dot == std::string::npos) {
+      obs_keys_.push_back(ResultKey{nb::str(name.c_str()), nb::object()});
+    } else {
+      obs_keys_.push_back(ResultKey{nb::str(name.substr(0, dot).c_str()), nb::str(name.substr(dot + 1).c_str())});
+    }
+  }
+  final_info_keys_.clear();
+  if (!lay.has_final()) return;
+  final_info_keys_.emplace_back(nb::str("elapsed_step"), lay.final_elapsed_step());
+  for (std::size_t i = 0; i < lay.num_info; ++i) {
+    const std::string& name = lay.fields[lay.final_info(i)].name;
+    if (!hidden_info(name)) final_info_keys_.emplace_back(nb::str(name.c_str()), lay.final_info(i));
+  }
+}
 
 Entry PyPool::make_entry(std::shared_ptr<Block> block) {
   Entry e;
@@ -57,7 +96,7 @@ nb::object PyPool::obs_of(const Entry& e, std::size_t first) const {
     case ObsKind::kDict: break;
   }
   nb::dict d;
-  for (std::size_t i = 0; i < lay.num_obs; ++i) d[lay.fields[first + i].name.c_str()] = e.arrays[first + i];
+  for (std::size_t i = 0; i < lay.num_obs; ++i) put(d, obs_keys_[i].top, obs_keys_[i].sub, e.arrays[first + i]);
   return d;
 }
 
@@ -74,19 +113,7 @@ nb::tuple PyPool::result(Entry& e, bool with_final) const {
     reward = e.reward32;
   }
   nb::dict info;
-  for (const InfoKey& k : info_plan_) {
-    if (!k.sub.is_valid()) {
-      info[k.top] = e.arrays[k.field];
-      continue;
-    }
-    PyObject* nested = PyDict_GetItem(info.ptr(), k.top.ptr());  // borrowed
-    if (nested == nullptr) {
-      nb::dict d;
-      info[k.top] = d;
-      nested = d.ptr();
-    }
-    nb::borrow<nb::dict>(nested)[k.sub] = e.arrays[k.field];
-  }
+  for (const InfoKey& k : info_plan_) put(info, k.top, k.sub, e.arrays[k.field]);
   add_private_entries(e, info, with_final);
   return nb::make_tuple(obs_of(e, 0), reward, e.arrays[lay.terminated()], e.arrays[lay.truncated()], info);
 }
@@ -95,10 +122,7 @@ void PyPool::add_private_entries(const Entry& e, nb::dict& info, bool with_final
   const Layout& lay = *pool_->layout();
   if (with_final && lay.has_final()) {
     nb::dict final_info;
-    final_info["elapsed_step"] = e.arrays[lay.final_elapsed_step()];
-    for (std::size_t i = 0; i < lay.num_info; ++i) {
-      final_info[lay.fields[lay.final_info(i)].name.c_str()] = e.arrays[lay.final_info(i)];
-    }
+    for (const auto& [key, field] : final_info_keys_) final_info[key] = e.arrays[field];
     info["_rlpool_final"] = nb::make_tuple(obs_of(e, lay.final_obs(0)), final_info);
   }
   // Only the dm adapter asks for it: gymnasium-style info does not have it.

@@ -335,7 +335,7 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
         env_id = info["env_id"]
         obs = self._obs(obs, info)
         if isinstance(obs, dict):
-            entries = [obs[k] for k in self.spec.obs_keys]
+            entries = self.spec.dm_obs_entries(obs)
         elif isinstance(obs, tuple):
             entries = list(obs)
         else:

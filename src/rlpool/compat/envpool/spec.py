@@ -8,6 +8,8 @@ A family's ``FamilyLayout`` says where its tasks look otherwise through EnvPool.
 
 from __future__ import annotations
 
+import keyword
+import re
 from collections import namedtuple
 from collections.abc import Sequence
 from functools import cache
@@ -71,6 +73,18 @@ def _limits(dtype: Any) -> tuple[Any, Any]:
     return float(np.finfo(dtype).tiny), float(np.finfo(dtype).max)
 
 
+def _field(name: str) -> str:
+    """``name`` as a namedtuple field: other characters than letters, digits and ``_`` as ``_`` ("bottom burner")."""
+    field = re.sub(r"\W", "_", name)
+    plain = field.isidentifier() and not keyword.iskeyword(field) and not field.startswith("_")
+    return field if plain else f"f_{field}"
+
+
+def _nested_tuple(name: str, entries: dict[str, Any]) -> Any:
+    """A nested dict's entries as EnvPool's dm face nests them: a namedtuple ``name`` of them, in order."""
+    return _namedtuple(_field(name), tuple(_field(k) for k in entries))(*entries.values())
+
+
 def _dm_spec(name: str, a: ArraySpec) -> Any:
     """An ``ArraySpec`` as EnvPool's dm spec: a DiscreteArray for a scalar integer in [0, k), else BoundedArray."""
     from dm_env import specs
@@ -101,6 +115,10 @@ class EnvSpec:
         """The observation keys EnvPool gives (for a dict observation)."""
         self.zero_keys: dict[str, tuple[int, ...]] = {k: shape for k, shape in keys if k not in own}
         """Keys EnvPool has that the task does not fill (a DeepMind Control domain's other tasks'): zeros."""
+        self._obs_fields: dict[str, bool] = {}  # a dict observation's top keys -> whether it is a nested dict
+        for key in self.obs_keys:
+            outer, nested, _ = key.partition(".")
+            self._obs_fields[outer] = bool(nested)
         self.frame_stack = 1
         """EnvPool's ``frame_stack`` of states: each observation (key) of shape ``(frame_stack, *obs)``, newest last."""
 
@@ -169,8 +187,10 @@ class EnvSpec:
         else:
             own = {a.name: a for a in arrays.obs}
             for key in self.obs_keys:
-                state[f"obs:{key}"] = a = self.layout.obs_entry_spec(key, ArraySpec.of(own[key])) if key in own else (
-                    ArraySpec(np.float64, list(self.zero_keys[key]), -np.inf, np.inf))
+                # An entry of a nested dict ("outer.inner") is EnvPool's "obs:outer:inner".
+                state[f"obs:{key.replace('.', ':')}"] = a = (
+                    self.layout.obs_entry_spec(key, ArraySpec.of(own[key])) if key in own
+                    else ArraySpec(np.float64, list(self.zero_keys[key]), -np.inf, np.inf))
                 if self.frame_stack > 1:
                     a.shape = [self.frame_stack, *a.shape]
         info = {a.name: a for a in arrays.info}
@@ -230,15 +250,30 @@ class EnvSpec:
         return self.action_space
 
     def observation_spec(self) -> Any:
-        """dm_env specs of the ``State`` namedtuple: ``env_id``, ``players``, observation and info entries."""
+        """dm_env specs of the ``State`` namedtuple: ``env_id``, ``players``, observation and info entries.
+
+        A nested dict's entries (state keys ``obs:outer:inner``) are a namedtuple ``outer`` in it, as
+        EnvPool nests them (names that are not identifiers with their other characters as ``_``).
+        """
         state = self.state_array_spec
         env_id = _dm_spec("env_id", state.pop("info:env_id"))
         fields: dict[str, Any] = {"env_id": env_id, "players": _namedtuple("players", ("env_id",))(env_id)}
         for key, a in state.items():
             if key.startswith(("obs", "info:")) and key != "info:players.env_id":
                 name = key.split(":", 1)[-1]
-                fields[name] = _dm_spec(name, a)
+                outer, nested, inner = name.partition(":")
+                if nested:
+                    fields.setdefault(outer, {})[inner] = _dm_spec(inner, a)
+                else:
+                    fields[name] = _dm_spec(name, a)
+        for name, value in fields.items():
+            if isinstance(value, dict):
+                fields[name] = _nested_tuple(name, value)
         return _namedtuple("State", tuple(fields))(**fields)
+
+    def dm_obs_entries(self, obs: dict[str, Any]) -> list[Any]:
+        """A dict observation batch as the ``State``'s observation fields, in order (nested dicts as namedtuples)."""
+        return [_nested_tuple(key, obs[key]) if nested else obs[key] for key, nested in self._obs_fields.items()]
 
     def action_spec(self) -> Any:
         """dm_env action spec: int32 ``DiscreteArray`` or a ``BoundedArray`` of the task's dtype, as EnvPool's."""

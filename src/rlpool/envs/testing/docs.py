@@ -36,5 +36,25 @@ give steps controlled, uneven costs.
                 termination="Terminates after `episode_length` steps.",
                 version_history=("`v0`: the first version.",),
             ),
+            EnvDoc(
+                title="NestedDict",
+                env_types=("NestedDict",),
+                summary="""
+A dict observation with nested dicts, as gymnasium-robotics' goal envs have (`{"observation": ...,
+"desired_goal": {"b": ..., "a": ...}, "achieved_goal": {...}}`), and an info entry that rlpool's faces hide
+(`_distance`) beside one they show (`count`): it tests how every face and API layer hands them out. The
+option `obs_names` names the observation entries (`"outer.inner"`: entry `inner` of the nested dict `outer`).
+""",
+                actions=(Part("the reward", size=0),),
+                observation_text="""
+Entry k (in `obs_names`' order) has shape (k + 1,); its element j is 1000 k + 10 j + start + t, where
+start is drawn at reset and t counts the steps of the episode. `info["count"]` is t; the hidden
+`_distance` is t / 2 (an API layer may show it under a key of its own).
+""",
+                reward="The action.",
+                starting_state="t = 0, start a uniform integer in [0, 99].",
+                termination="Terminates after `episode_length` steps.",
+                version_history=("`v0`: the first version.",),
+            ),
         ),
     )
