@@ -59,6 +59,11 @@ TASK_OPTIONS: dict[str, dict[str, Any]] = {
 _WFC_PATTERN = wfc_pattern()
 TASK_OPTIONS.update({t: {"pattern_path": _WFC_PATTERN} for t in rlpool.list_all_envs()
                      if t.startswith("MiniGrid-WFC-")})
+# The robotics tasks with fewer MuJoCo steps per env step (their code paths are the same): Fetch's setup and
+# the hand's resets run 10 x n_substeps steps, the kitchen's steps 40 of a large model.
+TASK_OPTIONS.update({t: {"n_substeps": 4} for t in rlpool.list_all_envs()
+                     if task(t).env_type.startswith(("Fetch", "HandReach", "HandManipulate"))})
+TASK_OPTIONS.update({t: {"frame_skip": 4} for t in rlpool.list_all_envs() if task(t).env_type == "FrankaKitchen"})
 
 # Tests that don't choose the time limit themselves (soak) cut episodes longer than this
 # (Pong's games, DMC's 1000-step episodes) to SHORT_EPISODE steps, so that a short run
@@ -68,7 +73,9 @@ SHORT_EPISODE = 100
 
 # Env types (by name prefix) whose steps cost a millisecond or so (DMC's many substeps of large
 # models, CarRacing's frame, Procgen's rendered frames, ViZDoom's engines): the soak runs them for fewer steps.
-HEAVY_ENV_TYPE_PREFIXES: tuple[str, ...] = ("Dmc", "CarRacing", "Procgen", "Vizdoom")
+HEAVY_ENV_TYPE_PREFIXES: tuple[str, ...] = (
+    "Dmc", "CarRacing", "Procgen", "Vizdoom", "Fetch", "HandReach", "HandManipulate", "AdroitHand", "FrankaKitchen",
+)
 
 # Env types whose every env starts a process of its own (ViZDoom's engine: about a second per pool on
 # 2 cores): the tests that make hundreds of pools (fuzz, make/close cycles) leave them out; their pools'

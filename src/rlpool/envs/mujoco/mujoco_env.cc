@@ -145,6 +145,8 @@ Api load_api() {
   resolve(lib, "mj_objectVelocity", a.objectVelocity);
   resolve(lib, "mj_jacBody", a.jacBody);
   resolve(lib, "mj_resetDataKeyframe", a.resetDataKeyframe);
+  resolve(lib, "mj_jacSite", a.jacSite);
+  resolve(lib, "mj_copyData", a.copyData);
   resolve(lib, "mjv_defaultScene", a.defaultScene);
   resolve(lib, "mjv_makeScene", a.makeScene);
   resolve(lib, "mjv_freeScene", a.freeScene);

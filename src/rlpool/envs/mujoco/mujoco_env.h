@@ -94,6 +94,9 @@ struct Api {
   Guarded<decltype(&::mj_objectVelocity)> objectVelocity;
   Guarded<decltype(&::mj_jacBody)> jacBody;
   Guarded<decltype(&::mj_resetDataKeyframe)> resetDataKeyframe;
+  // Used by the Gymnasium-Robotics envs (rlpool/envs/robotics): site velocities.
+  Guarded<decltype(&::mj_jacSite)> jacSite;
+  Guarded<decltype(&::mj_copyData)> copyData;
   // The renderer (renderer.h): abstract visualisation and OpenGL rendering.
   decltype(&::mjv_defaultScene) defaultScene;
   Guarded<decltype(&::mjv_makeScene)> makeScene;

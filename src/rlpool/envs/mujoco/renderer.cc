@@ -181,7 +181,8 @@ Renderer::~Renderer() {
   mj.freeScene(&scene_);
 }
 
-void Renderer::draw(const mjModel* m, mjData* d, const mjvCamera& camera, const Frame& frame) {
+void Renderer::draw(const mjModel* m, mjData* d, const mjvCamera& camera, const Frame& frame,
+                    const std::function<void(mjvScene&)>& edit) {
   const Api& mj = api();
   Gl::Current current(*gl_);
   // A frame larger than the model's offscreen buffer (<visual><global
@@ -194,6 +195,7 @@ void Renderer::draw(const mjModel* m, mjData* d, const mjvCamera& camera, const 
   }
   mjvCamera cam = camera;
   mj.updateScene(m, d, &option_, &perturb_, &cam, mjCAT_ALL, &scene_);
+  if (edit) edit(scene_);
   const mjrRect viewport{0, 0, frame.width, frame.height};
   mj.render(viewport, &scene_, &context_);
   mj.readPixels(frame.rgb, nullptr, viewport, &context_);

@@ -12,6 +12,7 @@
 #include <mujoco/mujoco.h>
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -39,7 +40,10 @@ class Renderer {
   Renderer& operator=(const Renderer&) = delete;
 
   // Draws d's state as seen by `camera` into frame.rgb (top row first).
-  void draw(const mjModel* m, mjData* d, const mjvCamera& camera, const Frame& frame);
+  // `edit`, if given, changes the abstract scene before it is drawn (e.g. the
+  // colour of a site that shows a touch sensor's reading).
+  void draw(const mjModel* m, mjData* d, const mjvCamera& camera, const Frame& frame,
+            const std::function<void(mjvScene&)>& edit = {});
   // Sends m's height fields to the GPU copy again, after the env rewrote
   // them (dm_control's quadruped escape makes new terrain every episode).
   void upload_hfields(const mjModel* m);
