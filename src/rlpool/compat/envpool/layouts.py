@@ -47,8 +47,13 @@ class FamilyLayout:
     info_bounds: dict[str, tuple[Any, Any]] = {}  # noqa: RUF012 - read-only class default
     """Bounds EnvPool declares for info entries that rlpool's env leaves unbounded (for the specs)."""
 
-    info_int32: tuple[str, ...] = ()
-    """Info entries EnvPool gives as int32 where rlpool keeps the library's narrower type."""
+    info_dtypes: dict[str, Any] = {}  # noqa: RUF012 - read-only class default
+    """Info entries EnvPool gives in another dtype than rlpool's env: EnvPool's key -> its dtype (int32 for
+    a narrower integer or a bool mask, float64 for a success flag)."""
+
+    info_fields: dict[str, str] = {}  # noqa: RUF012 - read-only class default
+    """Info entries EnvPool gives under another name: EnvPool's key -> rlpool's field, e.g. a hidden
+    ``_``-named entry that rlpool's own faces leave out."""
 
     xla_ok = True
     """``obs()`` works on jax arrays too (inside jit), so compat's ``xla()`` can give this layout."""
@@ -97,7 +102,7 @@ class FamilyLayout:
     @property
     def plain(self) -> bool:
         """True when results need no per-call change (the pool's fast path)."""
-        return type(self).obs is FamilyLayout.obs and not self.info_order and not self.info_int32
+        return type(self).obs is FamilyLayout.obs and not self.info_order and not self.info_dtypes
 
 
 class TupleAsInt32Box(FamilyLayout):

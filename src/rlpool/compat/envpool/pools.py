@@ -79,12 +79,11 @@ class EnvPool:
         self.all_env_ids = np.arange(spec.config.num_envs, dtype=np.int32)
         self.is_async = spec.config.batch_size != spec.config.num_envs
         self._layout = spec.layout
-        own = spec.rlpool_spec.arrays.info_names
-        self._info_keys = info_keys([*spec.info_keys, *(k for k in own if k not in spec.info_keys)])
+        self._info_keys = info_keys(list(spec.info_fields))
         for name, value in CONVENTIONS.items():
             setattr(self._pool, name, value)
         self._pool.info_keys = self._info_keys
-        self._cast_info = frozenset(spec.layout.info_int32)
+        self._cast_info = dict(spec.layout.info_dtypes)
         self._stack = (FrameStack(spec.frame_stack, spec.config.num_envs, spec.unstacked_observation_space)
                        if spec.frame_stack > 1 else None)
 
@@ -94,10 +93,10 @@ class EnvPool:
         return obs if self._stack is None else self._stack(obs, info)
 
     def _envpool_info(self, info: dict[str, Any]) -> dict[str, Any]:
-        """The engine's info (already in EnvPool's layout) with the entries EnvPool gives as int32 cast."""
+        """The engine's info (already in EnvPool's layout) with the entries EnvPool types otherwise cast."""
         if not self._cast_info:
             return info
-        return {k: v.astype(np.int32) if k in self._cast_info else v for k, v in info.items()}
+        return {k: v.astype(self._cast_info[k]) if k in self._cast_info else v for k, v in info.items()}
 
     def __len__(self) -> int:
         return self.config["num_envs"]
@@ -148,13 +147,13 @@ def _pick(value: Any, ids: np.ndarray) -> Any:
     return value
 
 
-def info_keys(task_keys: list[str]) -> list[tuple[str, str]]:
+def info_keys(task_fields: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """EnvPool's info layout as the engine's ``info_keys``.
 
-    ``env_id``, ``players.env_id``, the task's entries (in ``task_keys``' order), ``elapsed_step``.
+    ``env_id``, ``players.env_id``, the task's entries (``(key, field)`` pairs, in ``task_fields``' order),
+    ``elapsed_step``.
     """
-    return [("env_id", "env_id"), ("players.env_id", "env_id"), *((k, k) for k in task_keys),
-            ("elapsed_step", "elapsed_step")]
+    return [("env_id", "env_id"), ("players.env_id", "env_id"), *task_fields, ("elapsed_step", "elapsed_step")]
 
 
 def arrange_info(info: dict[str, Any], keys: list[tuple[str, str]]) -> dict[str, Any]:
@@ -172,7 +171,7 @@ def arrange_info(info: dict[str, Any], keys: list[tuple[str, str]]) -> dict[str,
 
 def envpool_info(info: dict[str, Any]) -> dict[str, Any]:
     """Lay out an rlpool info as EnvPool's: ``env_id``, ``players``, the task's entries, ``elapsed_step``."""
-    task = [k for k in info if k not in ("env_id", "elapsed_step") and not k.startswith("_rlpool")]
+    task = [(k, k) for k in info if k not in ("env_id", "elapsed_step") and not k.startswith("_rlpool")]
     return arrange_info(info, info_keys(task))
 
 
@@ -340,9 +339,9 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
             entries = list(obs)
         else:
             entries = [obs]
-        int32 = self.spec.layout.info_int32
+        dtypes = self.spec.layout.info_dtypes
         return self._State(env_id, self._Players(env_id), *entries,
-                           *[info[k].astype(np.int32) if k in int32 else info[k] for k in self.spec.info_keys])
+                           *[info[k].astype(dtypes[k]) if k in dtypes else info[k] for k in self.spec.info_keys])
 
     def _timestep(self, result: tuple) -> Any:
         obs, reward, terminated, truncated, info = result

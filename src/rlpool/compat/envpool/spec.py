@@ -135,11 +135,19 @@ class EnvSpec:
         return getattr(self.config, "reward_threshold", None)
 
     @property
-    def info_keys(self) -> tuple[str, ...]:
-        """The task's info entries in EnvPool's order."""
-        own = self.rlpool_spec.arrays.info_names
+    def info_fields(self) -> tuple[tuple[str, str], ...]:
+        """The task's info entries in EnvPool's order, each ``(EnvPool's key, rlpool's field)``."""
+        renamed = self.layout.info_fields
+        own = [k for k in self.rlpool_spec.arrays.info_names if k not in renamed.values()]
+        every = {a.name for a in self.rlpool_spec.arrays.info}
+        own += [k for k in renamed if renamed[k] in every]
         first = [k for k in self.layout.info_order if k in own]
-        return (*first, *[k for k in own if k not in first])
+        return tuple((k, renamed.get(k, k)) for k in (*first, *[k for k in own if k not in first]))
+
+    @property
+    def info_keys(self) -> tuple[str, ...]:
+        """The task's info entries in EnvPool's order (EnvPool's keys)."""
+        return tuple(k for k, _ in self.info_fields)
 
     @property
     def action_array_spec(self) -> dict[str, ArraySpec]:
@@ -194,12 +202,14 @@ class EnvSpec:
                 if self.frame_stack > 1:
                     a.shape = [self.frame_stack, *a.shape]
         info = {a.name: a for a in arrays.info}
-        for key in self.info_keys:
-            state[f"info:{key}"] = a = ArraySpec.of(info[key], info=True)
+        for key, field in self.info_fields:
+            state[f"info:{key}"] = a = ArraySpec.of(info[field], info=True)
+            if key in self.layout.info_dtypes:
+                a.dtype = np.dtype(self.layout.info_dtypes[key])
+                a.minimum, a.maximum = (a.dtype.type(a.minimum), a.dtype.type(a.maximum))
+                a.minimum, a.maximum = a.minimum.item(), a.maximum.item()
             if key in self.layout.info_bounds:
                 a.minimum, a.maximum = self.layout.info_bounds[key]
-            if key in self.layout.info_int32:
-                a.dtype, a.minimum, a.maximum = np.dtype(np.int32), int(a.minimum), int(a.maximum)
         return state
 
     @property

@@ -29,7 +29,7 @@ class ProcgenLayout(FamilyLayout):
     One per make() call (``channel_first`` is an option of that call).
     """
 
-    info_int32 = ("prev_level_complete",)
+    info_dtypes = {"prev_level_complete": np.int32}  # noqa: RUF012 - read-only class default
     xla_ok = False  # np.moveaxis of traced arrays
 
     def __init__(self, task_id: str) -> None:

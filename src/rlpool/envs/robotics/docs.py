@@ -34,7 +34,13 @@ face: `envs.compute_reward(ag, dg, info)`, `envs.call("compute_reward", ag, dg, 
 leading axes; one goal gives a scalar) and give each goal the reward a step would.
 
 EnvPool's ids of gymnasium-robotics' old mujoco-py envs (`Fetch*-v1`, `HandReach*-v0`,
-`HandManipulate*-v0`) run the current envs, as EnvPool does.
+`HandManipulate*-v0`) run the current envs, as EnvPool does. Through `rlpool.compat.envpool` the tasks
+have EnvPool 1.2.5's config (its option names: `frame_skip` for `n_substeps`; facts of the task such as
+`xml_file`, `obs_dim` or `maze_height` taken when they are the task's, refused otherwise), its observation
+order (`observation` first), `info["distance"]` (the distance to the goal: the door's angle, the
+kitchen has none) and float64 success flags; the kitchen's goal dicts hold the tasks of
+`tasks_to_complete` only, as in gymnasium-robotics (EnvPool gives all seven). EnvPool's config says
+`initial_slide0=0.4049` for every Fetch task; rlpool's is gymnasium-robotics' (0.405, Slide's 0.05).
 
 With `render_mode="rgb_array"` the frames (480×480 unless sized otherwise) are gymnasium-robotics' views,
 goal markers included (Fetch's target, the hand's target object and fingertip targets, the maze's
