@@ -165,8 +165,8 @@ def test_describe_of_a_python_written_task(monkeypatch, tmp_path):
 
 def test_check_command(tmp_path, capsys):
     require(build_missing())
+    # (--check of up-to-date pages exits with 0: test_pages_are_up_to_date, on the repository's pages.)
     assert reference.main(["--write", str(tmp_path)]) == 0
-    assert reference.main(["--check", str(tmp_path)]) == 0
     page = tmp_path / "classic_control.md"
     page.write_text(page.read_text() + "edited\n")
     assert reference.main(["--check", str(tmp_path)]) == 1
