@@ -3,9 +3,10 @@
 ``reference(task_id)`` makes gymnasium-robotics' env of a task. On MuJoCo 3.17 its joint helpers
 (``utils/mujoco_utils.py``: ``get_joint_qpos`` and the like) fail for every hinge and slide joint: they test
 ``model.jnt_type[i] in (mjJNT_HINGE, mjJNT_SLIDE)``, and an ``np.int32`` is not ``in`` a tuple of MuJoCo's enum
-values (``==`` holds, ``in`` does not). ``patch_joint_helpers`` replaces those four functions, in the tests'
-process only, with the same code comparing plain ints; every caller looks them up on the module, so that is
-enough. Nothing else of the reference is changed.
+values (``==`` holds, ``in`` does not). ``patch_joint_helpers`` (of ``rlpool.envs.robotics.peers``, which the
+benchmark's gymnasium-robotics peer needs too) replaces those four functions where they fail, with the same
+code comparing plain ints; every caller looks them up on the module, so that is enough. Nothing else of the
+reference is changed.
 
 ``use_generator(env, words)`` makes the reference draw exactly what rlpool's env draws: rlpool's env seeds a
 generator of its own from four words at each reset (the start of its saved state), and the reference's
@@ -24,6 +25,8 @@ import pytest
 from lane import require
 from xoshiro import XoshiroGenerator
 
+from rlpool.envs.robotics.peers import patch_joint_helpers
+
 MAGIC = b"rlpool-robotics-v1\n"
 
 
@@ -36,54 +39,6 @@ def _import_or_skip() -> Any:
         require("gymnasium-robotics is not installed: pip install 'rlpool[robotics]' (the reference and the models)")
         pytest.skip("unreachable")
     return gymnasium_robotics
-
-
-def patch_joint_helpers() -> None:
-    """Make gymnasium-robotics' joint helpers work on MuJoCo 3.17 (see the module's text); idempotent."""
-    import mujoco
-    from gymnasium_robotics.utils import mujoco_utils
-
-    if getattr(mujoco_utils, "_rlpool_patched", False):
-        return
-    joint = mujoco.mjtJoint
-    hinge, slide = int(joint.mjJNT_HINGE), int(joint.mjJNT_SLIDE)
-    qpos_size = {int(joint.mjJNT_FREE): 7, int(joint.mjJNT_BALL): 4, hinge: 1, slide: 1}
-    # Upstream gives a ball joint 4 velocity entries (not 3): kept, as the reference's own.
-    qvel_size = {int(joint.mjJNT_FREE): 6, int(joint.mjJNT_BALL): 4, hinge: 1, slide: 1}
-
-    def span(model: Any, name: str, sizes: dict[int, int], address: Any) -> tuple[int, int]:
-        joint_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, name)
-        assert joint_id != -1, f"Joint with name '{name}' is not part of the model!"
-        start = int(address[joint_id])
-        return start, start + sizes[int(model.jnt_type[joint_id])]
-
-    def get_joint_qpos(model: Any, data: Any, name: str) -> np.ndarray:
-        a, b = span(model, name, qpos_size, model.jnt_qposadr)
-        return data.qpos[a:b].copy()
-
-    def get_joint_qvel(model: Any, data: Any, name: str) -> np.ndarray:
-        a, b = span(model, name, qvel_size, model.jnt_dofadr)
-        return data.qvel[a:b].copy()
-
-    def set_joint_qpos(model: Any, data: Any, name: str, value: Any) -> None:
-        a, b = span(model, name, qpos_size, model.jnt_qposadr)
-        value = np.array(value)
-        if b - a > 1:
-            assert value.shape == (b - a,), f"Value has incorrect shape {name}: {value}"
-        data.qpos[a:b] = value
-
-    def set_joint_qvel(model: Any, data: Any, name: str, value: Any) -> None:
-        a, b = span(model, name, qvel_size, model.jnt_dofadr)
-        value = np.array(value)
-        if b - a > 1:
-            assert value.shape == (b - a,), f"Value has incorrect shape {name}: {value}"
-        data.qvel[a:b] = value
-
-    mujoco_utils.get_joint_qpos = get_joint_qpos
-    mujoco_utils.get_joint_qvel = get_joint_qvel
-    mujoco_utils.set_joint_qpos = set_joint_qpos
-    mujoco_utils.set_joint_qvel = set_joint_qvel
-    mujoco_utils._rlpool_patched = True
 
 
 def reference(task_id: str, **kwargs: Any) -> gym.Env:

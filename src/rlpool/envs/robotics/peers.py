@@ -13,7 +13,7 @@ False to a numpy integer, so the assertion fails: every Fetch and Hand env (and 
 made (its ``_env_setup`` sets joint positions). Importing this module, which ``rlpool bench`` does before it
 looks a task's gymnasium id up, imports gymnasium-robotics, when installed, and, only if a helper fails on
 the hinge joint of a one-joint model (``joint_helpers_broken``), replaces the four helpers with the same
-code comparing plain ints (``patch_joint_helpers``; the tests' reference does the same). Every env looks
+code comparing plain ints (``patch_joint_helpers``, which the tests' reference uses too). Every env looks
 the helpers up on the module (``self._utils.get_joint_qpos``), so that is enough: the envs' code and
 dynamics are gymnasium-robotics' own.
 
@@ -65,7 +65,7 @@ def patch_joint_helpers() -> bool:
     """Replace gymnasium-robotics' four joint helpers where they are broken; whether they are patched now.
 
     The replacements are upstream's code with the joint type compared as an int; like upstream, a ball joint
-    gets 4 velocity entries. Idempotent (it shares its mark with the tests' reference).
+    gets 4 velocity entries. Idempotent.
     """
     import mujoco
     from gymnasium_robotics.utils import mujoco_utils
