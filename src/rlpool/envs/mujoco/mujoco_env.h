@@ -94,7 +94,7 @@ struct Api {
   Guarded<decltype(&::mj_objectVelocity)> objectVelocity;
   Guarded<decltype(&::mj_jacBody)> jacBody;
   Guarded<decltype(&::mj_resetDataKeyframe)> resetDataKeyframe;
-  // Used by the Gymnasium-Robotics envs (rlpool/envs/robotics): site velocities.
+  // A site's Jacobian (a site's velocity, as mujoco_utils.get_site_xvelp), a whole MjData copied.
   Guarded<decltype(&::mj_jacSite)> jacSite;
   Guarded<decltype(&::mj_copyData)> copyData;
   // The renderer (renderer.h): abstract visualisation and OpenGL rendering.
