@@ -125,7 +125,18 @@ struct HandParams {
 // plus the action times half the range (or, with relative_control, at the
 // joints' current positions plus that), clipped to the range.
 class HandEnv : public RobotEnv {
+ public:
+  // An env step: the clipped action, n_substeps MuJoCo steps, the task's observation and reward.
+  void step(const Action& action, Rng& /*rng*/, const Output& out) final {
+    set_clipped_action(action);
+    simulate();
+    write(out);
+  }
+
  protected:
+  // The task's results of the current state (_get_obs, is_success and the reward).
+  virtual void write(const Output& out) const = 0;
+
   HandEnv(const Config& c, const std::string& name, std::size_t goal_size)
       : RobotEnv(c, mujoco::load_model(c.get_string("_xml_file")), c.get_string("_xml_file"), name, goal_size,
                  hand_camera()),
@@ -237,11 +248,6 @@ class HandReach final : public HandEnv {
     write(out);
   }
 
-  void step(const Action& action, Rng& /*rng*/, const Output& out) override {
-    set_clipped_action(action);
-    simulate();
-    write(out);
-  }
 
  protected:
   std::vector<std::pair<int, std::array<double, 3>>> marker_sites() const override {
@@ -278,7 +284,7 @@ class HandReach final : public HandEnv {
     if (rng_.uniform() < 0.1) std::copy(initial_goal_.begin(), initial_goal_.end(), goal_.begin());
   }
 
-  void write(const Output& out) const {
+  void write(const Output& out) const override {
     double* ag = out.obs_as<double>(0);
     achieved(ag);
     std::copy(goal_.begin(), goal_.end(), out.obs_as<double>(1));
@@ -408,11 +414,6 @@ class HandManipulate final : public HandEnv {
     write(out);
   }
 
-  void step(const Action& action, Rng& /*rng*/, const Output& out) override {
-    set_clipped_action(action);
-    simulate();
-    write(out);
-  }
 
  protected:
   // manipulate_touch_sensors.py's touch_visualisation: each touch sensor's
@@ -550,7 +551,7 @@ class HandManipulate final : public HandEnv {
     return {d_pos, d_rot};
   }
 
-  void write(const Output& out) const {
+  void write(const Output& out) const override {
     double* ag = out.obs_as<double>(0);
     std::copy(object_qpos(), object_qpos() + 7, ag);
     std::copy(goal_.begin(), goal_.end(), out.obs_as<double>(1));
