@@ -206,8 +206,7 @@ class EnvSpec:
             state[f"info:{key}"] = a = ArraySpec.of(info[field], info=True)
             if key in self.layout.info_dtypes:
                 a.dtype = np.dtype(self.layout.info_dtypes[key])
-                a.minimum, a.maximum = (a.dtype.type(a.minimum), a.dtype.type(a.maximum))
-                a.minimum, a.maximum = a.minimum.item(), a.maximum.item()
+                a.minimum, a.maximum = a.dtype.type(a.minimum).item(), a.dtype.type(a.maximum).item()
             if key in self.layout.info_bounds:
                 a.minimum, a.maximum = self.layout.info_bounds[key]
         return state
