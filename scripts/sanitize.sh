@@ -64,10 +64,11 @@ run() {  # $1: asan|tsan, then env words, then -- and pytest args
     echo "rlpool is imported from $where, not build/$name/pkg: uninstall rlpool from this environment" >&2
     return 1
   fi
+  # -n 0: one pytest process (not pyproject's two xdist workers), so the sanitizer's reports and memory are one run's.
   echo "== $name: ${tests[*]}"
   local status=0
   env "${envs[@]}" RLPOOL_FUZZ_EXAMPLES="${RLPOOL_FUZZ_EXAMPLES:-200}" \
-    "$python" -m pytest -q -p no:cacheprovider "${tests[@]}" || status=$?
+    "$python" -m pytest -q -p no:cacheprovider -n 0 "${tests[@]}" || status=$?
   if compgen -G "build/$name/logs/*" > /dev/null; then
     cat "build/$name"/logs/*
     echo "sanitizer reports: build/$name/logs" >&2
