@@ -50,6 +50,28 @@ def reference(task_id: str, **kwargs: Any) -> gym.Env:
         return gym.make(task_id, max_episode_steps=10**9, disable_env_checker=True, **kwargs)
 
 
+def assert_spaces_like_reference(task_id: str, reference_id: str | None = None, **options: Any) -> Any:
+    """rlpool's spaces of ``task_id`` (with ``options``) equal gymnasium-robotics' env's; returns rlpool's spec.
+
+    ``reference_id`` is gymnasium-robotics' id where it is not ``task_id`` (EnvPool's old ids). The time limit
+    is gymnasium-robotics' registered one.
+    """
+    from gymnasium_parity import assert_space_equal
+
+    import rlpool
+
+    ref_id = reference_id or task_id
+    ref = reference(ref_id, **options)
+    spec = rlpool.make_spec(task_id, **options)
+    try:
+        assert_space_equal(spec.observation_space, ref.observation_space)
+        assert_space_equal(spec.action_space, ref.action_space)
+        assert spec.max_episode_steps == gym.spec(ref_id).max_episode_steps
+    finally:
+        ref.close()
+    return spec
+
+
 def start_words(state: bytes) -> tuple[int, int, int, int]:
     """The four words rlpool's env seeded its generator with at its last reset, read from its saved state."""
     assert state.startswith(MAGIC), state[:40]

@@ -15,13 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 import pytest
 import robotics_reference
-from gymnasium_parity import assert_space_equal
 from lane import FULL
-from robotics_reference import reference
+from robotics_reference import assert_spaces_like_reference, reference
 
 import rlpool
 from rlpool.registry import list_all_envs, task
@@ -70,13 +68,8 @@ def test_all_sixteen_ids() -> None:
 
 @pytest.mark.parametrize("task_id", SAMPLE)
 def test_spaces_match_gymnasium_robotics(task_id: str) -> None:
-    ref = reference(gymnasium_id(task_id))
-    spec = rlpool.make_spec(task_id)
-    assert_space_equal(spec.observation_space, ref.observation_space)
-    assert_space_equal(spec.action_space, ref.action_space)
-    assert spec.max_episode_steps == gym.spec(gymnasium_id(task_id)).max_episode_steps
+    spec = assert_spaces_like_reference(task_id, gymnasium_id(task_id))
     assert spec.reward_threshold is None
-    ref.close()
 
 
 @pytest.mark.parametrize("task_id", ["FetchPush-v4", "FetchReachDense-v4"])
