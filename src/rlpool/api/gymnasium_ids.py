@@ -11,8 +11,12 @@ from rlpool.registry import list_all_envs
 
 
 def gymnasium_id(task_id: str) -> str:
-    """The gymnasium id of rlpool task ``task_id``: ``"rlpool/<task_id>"``."""
-    return f"rlpool/{task_id}"
+    """The gymnasium id of rlpool task ``task_id``: ``"rlpool/<task_id>"``.
+
+    gymnasium's ids hold one namespace, so a task id with one of its own (``MetaWorld/PickPlace-v3``) has
+    its slash spelt ``-`` there: ``rlpool/MetaWorld-PickPlace-v3``.
+    """
+    return f"rlpool/{task_id.replace('/', '-')}"
 
 
 def register_with_gymnasium(task_id: str) -> None:

@@ -100,7 +100,7 @@ Pool::Pool(PoolOptions options)
   for (int i = 0; i < n; ++i) all_ids_.push_back(i);
   for (int i = 0; i < n; ++i) {
     auto& e = envs_[static_cast<std::size_t>(i)];
-    e.env = type.create(options_.config);
+    e.env = type.create_at ? type.create_at(options_.config, i) : type.create(options_.config);
     e.rng.seed_with(options_.seeds[static_cast<std::size_t>(i)]);
   }
 

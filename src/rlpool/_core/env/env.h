@@ -253,6 +253,10 @@ struct EnvType {
   std::vector<Option> options = {};
   std::function<EnvSpec(const Config&)> spec;
   std::function<std::unique_ptr<Env>(const Config&)> create;
+  // Used instead of `create` where set: for an env type whose envs differ by
+  // their place in the pool (a multi-task pool whose env i runs the i-th task
+  // of a list), made with the env's index 0..num_envs-1.
+  std::function<std::unique_ptr<Env>(const Config&, int env_index)> create_at = {};
   // Non-empty where this build cannot make the env type (a library it needs was
   // missing at build time): the reason, naming what to install. Its tasks stay
   // registered, so that making one raises this instead of "unknown task".

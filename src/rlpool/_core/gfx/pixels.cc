@@ -151,6 +151,13 @@ EnvType with_pixel_observations(EnvType type) {
     if (!c.get_bool("from_pixels")) return create(c);
     return std::make_unique<PixelObservation>(create(c), spec(c), PixelConfig(c));
   };
+  if (type.create_at) {
+    auto create_at = type.create_at;
+    type.create_at = [spec, create_at](const Config& c, int i) -> std::unique_ptr<Env> {
+      if (!c.get_bool("from_pixels")) return create_at(c, i);
+      return std::make_unique<PixelObservation>(create_at(c, i), spec(c), PixelConfig(c));
+    };
+  }
   return type;
 }
 
