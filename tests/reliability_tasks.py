@@ -75,6 +75,7 @@ SHORT_EPISODE = 100
 # models, CarRacing's frame, Procgen's rendered frames, ViZDoom's engines): the soak runs them for fewer steps.
 HEAVY_ENV_TYPE_PREFIXES: tuple[str, ...] = (
     "Dmc", "CarRacing", "Procgen", "Vizdoom", "Fetch", "HandReach", "HandManipulate", "AdroitHand", "FrankaKitchen",
+    "MetaWorld",
 )
 
 # Env types whose every env starts a process of its own (ViZDoom's engine: about a second per pool on
@@ -85,7 +86,9 @@ PROCESS_ENV_TYPES: frozenset[str] = frozenset({"Vizdoom"})
 # The task that stands for its env type (default: the first id alphabetically).
 # Quadruped: Walk, not Escape, whose heightfield and 20 rangefinders make it the suite's
 # slowest quadruped task (Escape still runs in tests/envs/dmc/test_dmc.py).
-REPRESENTATIVE: dict[str, str] = {"Atari": "Pong-v5", "DmcQuadruped": "QuadrupedWalk-v1"}
+# MetaWorld: MT10, a pool of ten tasks (each env of its own task, the goals fixed at creation).
+REPRESENTATIVE: dict[str, str] = {"Atari": "Pong-v5", "DmcQuadruped": "QuadrupedWalk-v1",
+                                  "MetaWorld": "MetaWorld/MT10-v3"}
 
 
 def pool_options(task_id: str) -> dict[str, Any]:
