@@ -55,10 +55,21 @@ def _malloc_trim() -> None:
 
 
 def rss() -> int:
+    """The process's resident anonymous memory (heap, mmapped allocations, stacks), in bytes.
+
+    Only anonymous memory can leak. The resident pages of mapped files (the libraries' code: libmujoco's
+    texture decoding, first run by a task with textures) come and go as the kernel pages them in and
+    reclaims them, by tens of MiB on a busy machine, so the total RSS would measure the page cache too.
+    """
     gc.collect()
     _malloc_trim()
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("RssAnon:"):
+                return int(line.split()[1]) * 1024
+    with open("/proc/self/statm") as f:  # a kernel without RssAnon (before 4.5): resident minus shared
+        fields = f.read().split()
+        return (int(fields[1]) - int(fields[2])) * os.sysconf("SC_PAGE_SIZE")
 
 
 def threads_back_to(base: int, timeout: float = 5.0) -> bool:
@@ -101,11 +112,17 @@ def make_close_cycles() -> None:
     # dm_control to compile a DMC model into rlpool's cache starts two), which are no pool's.
     base_threads = threads()
     rss_before = rss()
+    late: list[int] = []
     for k in range(WARMUP, WARMUP + CYCLES):
         cycle(rng, k)
         assert threads_back_to(base_threads), f"cycle {k}: a closed pool left threads running"
+        if k >= WARMUP + CYCLES * 2 // 3 and (k - WARMUP) % (CYCLES // 20) == 0:
+            late.append(rss())
     gc.collect()
-    rss_after = rss()
+    # The least of the last third's samples: a leak grows steadily and shows in each of them, while the heap's
+    # fragmentation comes and goes (tens of MiB for a few hundred cycles where tasks with 20 MB models take
+    # turns with the rest, then gone again), so one sample at the end would measure where it stood.
+    rss_after = min([*late, rss()])
     growth = rss_after - rss_before
     print(f"\n{CYCLES} cycles over {len(TASKS)} tasks: threads {base_threads} -> {threads()}, "
           f"RSS {rss_before / 2**20:.1f} MiB -> {rss_after / 2**20:.1f} MiB ({growth / 2**10:+.0f} KiB)")
