@@ -65,7 +65,11 @@ def envpool_name(task: str) -> str:
 
 
 def prepare(config: dict[str, Any]) -> dict[str, Any]:
-    """The hidden option the C++ env reads: metaworld's assets folder (fetched once where needed)."""
+    """The hidden options the C++ env reads: metaworld's assets folder (fetched once where needed), and each
+    task's place in ``ALL_TASKS`` (``info["task_id"]``; -1 for a name that is not a task, which the env refuses
+    by name)."""
     from rlpool.envs.metaworld import assets_dir
 
-    return {"_assets": str(assets_dir())}
+    names = [name.strip() for name in str(config.get("task_name", "")).split(",")]
+    ids = [ALL_TASKS.index(name) if name in ALL_TASKS else -1 for name in names]
+    return {"_assets": str(assets_dir()), "_task_ids": ",".join(map(str, ids))}

@@ -13,27 +13,12 @@
 #include <stdexcept>
 
 #include "_core/gfx/pixels.h"
+#include "envs/mujoco/state_io.h"
 
 namespace rlpool::metaworld {
 namespace {
 
 constexpr std::string_view kMagic = "rlpool-metaworld-v1\n";
-
-// EnvPool's order of the 50 tasks: info["task_id"] is a task's place in it.
-const std::vector<std::string>& envpool_order() {
-  static const std::vector<std::string> order = {
-      "assembly-v3", "basketball-v3", "bin-picking-v3", "box-close-v3", "button-press-topdown-v3",
-      "button-press-topdown-wall-v3", "button-press-v3", "button-press-wall-v3", "coffee-button-v3",
-      "coffee-pull-v3", "coffee-push-v3", "dial-turn-v3", "disassemble-v3", "door-close-v3", "door-lock-v3",
-      "door-open-v3", "door-unlock-v3", "hand-insert-v3", "drawer-close-v3", "drawer-open-v3", "faucet-open-v3",
-      "faucet-close-v3", "hammer-v3", "handle-press-side-v3", "handle-press-v3", "handle-pull-side-v3",
-      "handle-pull-v3", "lever-pull-v3", "pick-place-wall-v3", "pick-out-of-hole-v3", "pick-place-v3",
-      "plate-slide-v3", "plate-slide-side-v3", "plate-slide-back-v3", "plate-slide-back-side-v3",
-      "peg-insert-side-v3", "peg-unplug-side-v3", "soccer-v3", "stick-push-v3", "stick-pull-v3", "push-v3",
-      "push-wall-v3", "push-back-v3", "reach-v3", "reach-wall-v3", "shelf-place-v3", "sweep-into-v3", "sweep-v3",
-      "window-open-v3", "window-close-v3"};
-  return order;
-}
 
 std::map<std::string, TaskType>& task_types() {
   static std::map<std::string, TaskType> types;
@@ -45,52 +30,11 @@ const TaskType& find_task(const std::string& name) {
   const auto it = types.find(name);
   if (it == types.end()) {
     std::string known;
-    for (const auto& n : envpool_order()) known += (known.empty() ? "" : ", ") + n;
+    for (const auto& [n, type] : types) known += (known.empty() ? "" : ", ") + n;
     throw std::invalid_argument("task_name: unknown MetaWorld task '" + name + "' (the tasks: " + known + ")");
   }
   return it->second;
 }
-
-template <class T>
-void put(std::string& out, const T& value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof(T));
-}
-void put(std::string& out, const double* values, int n) {
-  out.append(reinterpret_cast<const char*>(values), sizeof(double) * static_cast<std::size_t>(n));
-}
-
-// Reads a saved state front to back; a short one is refused naming the part.
-class Reader {
- public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
-  std::string_view take(std::size_t n, const std::string& what) {
-    if (bytes_.size() - pos_ < n) {
-      throw std::invalid_argument("MetaWorld env state ends inside its " + what +
-                                  " (it is shorter than a state of this env)");
-    }
-    const std::string_view part = bytes_.substr(pos_, n);
-    pos_ += n;
-    return part;
-  }
-  template <class T>
-  T get(const std::string& what) {
-    T value;
-    std::memcpy(&value, take(sizeof(T), what).data(), sizeof(T));
-    return value;
-  }
-  std::vector<double> doubles(int n, const std::string& what) {
-    std::vector<double> values(static_cast<std::size_t>(n));
-    const auto part = take(sizeof(double) * values.size(), what);
-    if (!part.empty()) std::memcpy(values.data(), part.data(), part.size());
-    check_finite_state(values.data(), values.size(), [&what](std::size_t i) { return what + "[" + std::to_string(i) + "]"; });
-    return values;
-  }
-  std::size_t left() const { return bytes_.size() - pos_; }
-
- private:
-  std::string_view bytes_;
-  std::size_t pos_ = 0;
-};
 
 int find_id(const mjModel* m, mjtObj type, const char* kind, const char* name, const std::string& xml_file) {
   const int id = api().name2id(m, type, name);
@@ -220,6 +164,13 @@ Common::Common(const Config& c)
       num_goals(static_cast<int>(c.get_int_in("num_goals", 0, 100'000))),
       goal_seed(static_cast<std::uint64_t>(c.get_int("goal_seed"))) {
   if (assets.empty()) throw std::invalid_argument("MetaWorld tasks need metaworld's assets folder (_assets)");
+  // _task_ids: each task's place in metaworld's list (info["task_id"]), set by rlpool.envs.metaworld.
+  std::stringstream in(c.get_string("_task_ids"));
+  std::string id;
+  while (std::getline(in, id, ',')) task_ids.push_back(std::stoi(id));
+  if (task_ids.size() != tasks.size()) {
+    throw std::invalid_argument("MetaWorld tasks need each task's id (_task_ids, one per task_name entry)");
+  }
 }
 
 bool register_task(TaskType type) {
@@ -281,8 +232,7 @@ SawyerEnv::SawyerEnv(const Config& config, const TaskSetup& setup)
 void SawyerEnv::place(int task_index, const Common& common, const std::string& task_name) {
   task_index_ = task_index;
   num_tasks_ = static_cast<int>(common.tasks.size());
-  const auto& order = envpool_order();
-  task_id_ = static_cast<int>(std::find(order.begin(), order.end(), task_name) - order.begin());
+  task_id_ = common.task_ids[static_cast<std::size_t>(task_index)];
   partially_observable_ = common.partially_observable;
   use_one_hot_ = common.use_one_hot;
   config_key_ = task_name + (partially_observable_ ? " partially observable" : " fully observable");
@@ -560,45 +510,21 @@ void SawyerEnv::step(const Action& action, Rng& /*rng*/, const Output& out) {
 
 std::string SawyerEnv::get_state() const {
   if (!started_) throw std::logic_error("get_state before the first reset");
-  std::string out(kMagic);
-  put(out, static_cast<std::uint32_t>(config_key_.size()));
-  out.append(config_key_);
-  for (auto word : start_words_) put(out, word);
-  out.append(pod_state(rng_));
-  put(out, static_cast<std::int32_t>(goal_));
-  put(out, static_cast<std::int32_t>(curr_path_length_));
-  put(out, d_->time);
-  put(out, d_->qpos, m_->nq);
-  put(out, d_->qvel, m_->nv);
-  put(out, d_->act, m_->na);
-  put(out, d_->ctrl, m_->nu);
-  put(out, d_->qacc_warmstart, m_->nv);
-  put(out, d_->mocap_pos, 3 * m_->nmocap);
-  put(out, d_->mocap_quat, 4 * m_->nmocap);
-  put(out, prev_obs_.data(), 18);
-  put(out, body_pos_.data(), static_cast<int>(body_pos_.size()));
-  put(out, site_pos_.data(), static_cast<int>(site_pos_.size()));
-  for (const auto& [p, n] : kept_) put(out, p, n);
+  std::string out;
+  mujoco::put_head(out, kMagic, config_key_, {start_words_, rng_});
+  mujoco::put(out, static_cast<std::int32_t>(goal_));
+  mujoco::put(out, static_cast<std::int32_t>(curr_path_length_));
+  mujoco::put_simulation(out, m_, d_);
+  mujoco::put(out, prev_obs_.data(), 18);
+  mujoco::put(out, body_pos_.data(), static_cast<int>(body_pos_.size()));
+  mujoco::put(out, site_pos_.data(), static_cast<int>(site_pos_.size()));
+  for (const auto& [p, n] : kept_) mujoco::put(out, p, n);
   return out;
 }
 
 void SawyerEnv::set_state(std::string_view bytes) {
-  Reader in(bytes);
-  if (!bytes.starts_with(kMagic)) {
-    throw std::invalid_argument("not a MetaWorld env state (it does not start with '" +
-                                std::string(kMagic.substr(0, kMagic.size() - 1)) + "')");
-  }
-  in.take(kMagic.size(), "header");
-  const auto key_size = in.get<std::uint32_t>("configuration");
-  const auto key = in.take(key_size, "configuration");
-  if (key != config_key_) {
-    throw std::invalid_argument("MetaWorld env state is from an env of '" + std::string(key) +
-                                "', but this env is of '" + config_key_ + "'");
-  }
-  std::array<std::uint64_t, 4> words{};
-  for (auto& word : words) word = in.get<std::uint64_t>("generator");
-  Rng rng;
-  load_pod_state(in.take(sizeof(Rng), "generator"), rng);
+  mujoco::StateReader in(bytes, "MetaWorld");
+  const mujoco::StateHead head = mujoco::read_head(in, kMagic, config_key_);
   const auto goal = in.get<std::int32_t>("goal");
   if (goal < -1 || goal >= static_cast<std::int32_t>(goals_.size())) {
     throw std::invalid_argument("MetaWorld env state names goal " + std::to_string(goal) + ", but this env has " +
@@ -606,45 +532,26 @@ void SawyerEnv::set_state(std::string_view bytes) {
   }
   const auto path_length = in.get<std::int32_t>("path length");
   if (path_length < 0) throw std::invalid_argument("MetaWorld env state has a negative path length");
-  const double time = in.doubles(1, "time")[0];
-  const auto qpos = in.doubles(m_->nq, "qpos");
-  const auto qvel = in.doubles(m_->nv, "qvel");
-  const auto act = in.doubles(m_->na, "act");
-  const auto ctrl = in.doubles(m_->nu, "ctrl");
-  const auto warmstart = in.doubles(m_->nv, "qacc_warmstart");
-  const auto mocap_pos = in.doubles(3 * m_->nmocap, "mocap_pos");
-  const auto mocap_quat = in.doubles(4 * m_->nmocap, "mocap_quat");
+  const mujoco::Simulation sim = mujoco::read_simulation(in, m_);
   const auto prev = in.doubles(18, "previous observation");
   const auto body_pos = in.doubles(static_cast<int>(body_pos_.size()), "body_pos");
   const auto site_pos = in.doubles(static_cast<int>(site_pos_.size()), "site_pos");
   std::vector<std::vector<double>> kept;
-  for (std::size_t i = 0; i < kept_.size(); ++i) kept.push_back(in.doubles(kept_[i].second, "task state"));
-  if (in.left() != 0) {
-    throw std::invalid_argument("MetaWorld env state has " + std::to_string(in.left()) +
-                                " bytes more than a state of this env");
-  }
-  const auto copy = [](double* to, const std::vector<double>& from) {
-    if (!from.empty()) std::memcpy(to, from.data(), sizeof(double) * from.size());
-  };
-  start_words_ = words;
-  rng_ = rng;
+  for (const auto& [p, n] : kept_) kept.push_back(in.doubles(n, "task state"));
+  in.expect_end();
+  start_words_ = head.words;
+  rng_ = head.rng;
   goal_ = goal;
   curr_path_length_ = path_length;
-  d_->time = time;
-  copy(d_->qpos, qpos);
-  copy(d_->qvel, qvel);
-  copy(d_->act, act);
-  copy(d_->ctrl, ctrl);
-  copy(d_->mocap_pos, mocap_pos);
-  copy(d_->mocap_quat, mocap_quat);
+  mujoco::apply(sim, d_);
   body_pos_ = body_pos;
   site_pos_ = site_pos;
   model_view_.body_pos = body_pos_.data();
   model_view_.site_pos = site_pos_.data();
   std::copy(prev.begin(), prev.end(), prev_obs_.begin());
-  for (std::size_t i = 0; i < kept_.size(); ++i) copy(kept_[i].first, kept[i]);
+  for (std::size_t i = 0; i < kept_.size(); ++i) std::copy(kept[i].begin(), kept[i].end(), kept_[i].first);
   forward();
-  copy(d_->qacc_warmstart, warmstart);
+  mujoco::restore_warmstart(sim, d_);
   started_ = true;
 }
 
@@ -729,6 +636,7 @@ std::unique_ptr<Env> make_metaworld(const Config& c, int env_index) {
 std::vector<Option> metaworld_options() {
   std::vector<Option> options = {
       {"_assets", std::string(), "metaworld's assets folder (set by rlpool.envs.metaworld)"},
+      {"_task_ids", std::string(), "each task's place in metaworld's list of tasks (set by rlpool.envs.metaworld)"},
       {"task_name", std::string("reach-v3"),
        "metaworld's task name ('pick-place-v3'), or several, comma-separated: env i of a pool runs the i-th "
        "(wrapping round)"},

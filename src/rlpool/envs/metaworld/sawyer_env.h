@@ -125,6 +125,7 @@ struct Objects {
 struct Common {
   std::string assets;              // metaworld's assets folder
   std::vector<std::string> tasks;  // task_name, split at commas
+  std::vector<int> task_ids;       // each one's place in metaworld's list (_task_ids)
   bool partially_observable;
   bool use_one_hot;
   int num_goals;

@@ -9,53 +9,12 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "envs/mujoco/state_io.h"
+
 namespace rlpool::robotics {
 namespace {
 
 constexpr std::string_view kMagic = "rlpool-robotics-v1\n";
-
-template <class T>
-void put(std::string& out, const T& value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof(T));
-}
-
-void put(std::string& out, const double* values, int n) {
-  out.append(reinterpret_cast<const char*>(values), sizeof(double) * static_cast<std::size_t>(n));
-}
-
-// Reads a saved state front to back; a short one is refused naming the part.
-class Reader {
- public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
-  std::string_view take(std::size_t n, const char* what) {
-    if (bytes_.size() - pos_ < n) {
-      throw std::invalid_argument(std::string("Gymnasium-Robotics env state ends inside its ") + what +
-                                  " (it is shorter than a state of this env)");
-    }
-    const std::string_view part = bytes_.substr(pos_, n);
-    pos_ += n;
-    return part;
-  }
-  template <class T>
-  T get(const char* what) {
-    T value;
-    std::memcpy(&value, take(sizeof(T), what).data(), sizeof(T));
-    return value;
-  }
-  std::vector<double> doubles(int n, const char* what) {
-    std::vector<double> values(static_cast<std::size_t>(n));
-    const auto part = take(sizeof(double) * values.size(), what);
-    std::memcpy(values.data(), part.data(), part.size());
-    check_finite_state(values.data(), values.size(),
-                       [what](std::size_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; });
-    return values;
-  }
-  std::string_view rest() const { return bytes_.substr(pos_); }
-
- private:
-  std::string_view bytes_;
-  std::size_t pos_ = 0;
-};
 
 int find_id(const mjModel* m, mjtObj type, const char* kind, const char* name, const std::string& xml_file) {
   const int id = api().name2id(m, type, name);
@@ -182,53 +141,22 @@ void RobotEnv::site_velocity(int site, double* velp, double* velr) {
 
 std::string RobotEnv::get_state() const {
   if (!started_) throw std::logic_error("get_state before the first reset");
-  std::string out(kMagic);
-  put(out, static_cast<std::uint32_t>(config_key_.size()));
-  out.append(config_key_);
-  for (auto word : start_words_) put(out, word);
-  out.append(pod_state(rng_));
-  put(out, d_->time);
-  put(out, d_->qpos, m_->nq);
-  put(out, d_->qvel, m_->nv);
-  put(out, d_->act, m_->na);
-  put(out, d_->ctrl, m_->nu);
-  put(out, d_->qacc_warmstart, m_->nv);
-  put(out, d_->mocap_pos, 3 * m_->nmocap);
-  put(out, d_->mocap_quat, 4 * m_->nmocap);
+  std::string out;
+  mujoco::put_head(out, kMagic, config_key_, {start_words_, rng_});
+  mujoco::put_simulation(out, m_, d_);
   // The bodies' poses as the last step left them (computed before its last
   // integration): the next action reads them (a mocap follows its body).
-  put(out, d_->xpos, 3 * m_->nbody);
-  put(out, d_->xquat, 4 * m_->nbody);
-  put(out, goal_.data(), static_cast<int>(goal_.size()));
+  mujoco::put(out, d_->xpos, 3 * m_->nbody);
+  mujoco::put(out, d_->xquat, 4 * m_->nbody);
+  mujoco::put(out, goal_.data(), static_cast<int>(goal_.size()));
   save_extra(out);
   return out;
 }
 
 void RobotEnv::set_state(std::string_view bytes) {
-  Reader in(bytes);
-  if (!bytes.starts_with(kMagic)) {
-    throw std::invalid_argument("not a Gymnasium-Robotics env state (it does not start with '" +
-                                std::string(kMagic.substr(0, kMagic.size() - 1)) + "')");
-  }
-  in.take(kMagic.size(), "header");
-  const auto key_size = in.get<std::uint32_t>("configuration");
-  const auto key = in.take(key_size, "configuration");
-  if (key != config_key_) {
-    throw std::invalid_argument("Gymnasium-Robotics env state is from an env made as '" + std::string(key) +
-                                "', but this env is '" + config_key_ + "'");
-  }
-  std::array<std::uint64_t, 4> words{};
-  for (auto& word : words) word = in.get<std::uint64_t>("generator");
-  Rng rng;
-  load_pod_state(in.take(sizeof(Rng), "generator"), rng);
-  const double time = in.doubles(1, "time")[0];
-  const auto qpos = in.doubles(m_->nq, "qpos");
-  const auto qvel = in.doubles(m_->nv, "qvel");
-  const auto act = in.doubles(m_->na, "act");
-  const auto ctrl = in.doubles(m_->nu, "ctrl");
-  const auto warmstart = in.doubles(m_->nv, "qacc_warmstart");
-  const auto mocap_pos = in.doubles(3 * m_->nmocap, "mocap_pos");
-  const auto mocap_quat = in.doubles(4 * m_->nmocap, "mocap_quat");
+  mujoco::StateReader in(bytes, "Gymnasium-Robotics");
+  const mujoco::StateHead head = mujoco::read_head(in, kMagic, config_key_);
+  const mujoco::Simulation sim = mujoco::read_simulation(in, m_);
   const auto xpos = in.doubles(3 * m_->nbody, "xpos");
   const auto xquat = in.doubles(4 * m_->nbody, "xquat");
   const auto goal = in.doubles(static_cast<int>(goal_.size()), "goal");
@@ -237,24 +165,14 @@ void RobotEnv::set_state(std::string_view bytes) {
     throw std::invalid_argument("Gymnasium-Robotics env state has " + std::to_string(left.size()) +
                                 " bytes more than a state of this env");
   }
-  const auto copy = [](double* to, const std::vector<double>& from) {
-    if (!from.empty()) std::memcpy(to, from.data(), sizeof(double) * from.size());
-  };
-  start_words_ = words;
-  rng_ = rng;
-  d_->time = time;
-  copy(d_->qpos, qpos);
-  copy(d_->qvel, qvel);
-  copy(d_->act, act);
-  copy(d_->ctrl, ctrl);
-  copy(d_->mocap_pos, mocap_pos);
-  copy(d_->mocap_quat, mocap_quat);
-  copy(d_->qacc_warmstart, warmstart);
+  start_words_ = head.words;
+  rng_ = head.rng;
+  mujoco::apply(sim, d_);
   goal_ = goal;
   api().forward(m_, d_);
-  copy(d_->qacc_warmstart, warmstart);
-  copy(d_->xpos, xpos);
-  copy(d_->xquat, xquat);
+  mujoco::restore_warmstart(sim, d_);
+  std::memcpy(d_->xpos, xpos.data(), sizeof(double) * xpos.size());
+  std::memcpy(d_->xquat, xquat.data(), sizeof(double) * xquat.size());
   started_ = true;
 }
 
