@@ -65,9 +65,11 @@ def envpool_name(task: str) -> str:
 
 
 def prepare(config: dict[str, Any]) -> dict[str, Any]:
-    """The hidden options the C++ env reads: metaworld's assets folder (fetched once where needed), and each
-    task's place in ``ALL_TASKS`` (``info["task_id"]``; -1 for a name that is not a task, which the env refuses
-    by name)."""
+    """The hidden options the C++ env reads: metaworld's assets folder, and each task's place in ``ALL_TASKS``.
+
+    The assets are fetched once where needed; a task's place is its ``info["task_id"]`` (-1 for a name that is
+    not a task, which the env refuses by name).
+    """
     from rlpool.envs.metaworld import assets_dir
 
     names = [name.strip() for name in str(config.get("task_name", "")).split(",")]
