@@ -94,8 +94,10 @@ class Reference:
 
     def __init__(self, task: str, *, partially_observable: bool = True, render: bool = False,
                  mujoco: str = MUJOCO, size: tuple[int, int] = (480, 480)) -> None:
+        # The child's stderr goes to a file, whose end a failure quotes (a pipe could fill up and block it).
+        self.stderr = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen([str(reference_python(mujoco)), str(CHILD)], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True, bufsize=1)
+                                        stdout=subprocess.PIPE, stderr=self.stderr, text=True, bufsize=1)
         self.made = self.call("make", task=task, partially_observable=partially_observable, render=render,
                               width=size[0], height=size[1])
 
@@ -106,7 +108,10 @@ class Reference:
         self.process.stdin.flush()
         line = self.process.stdout.readline()
         if not line:
-            raise AssertionError(f"the MetaWorld reference ended during {op!r} (exit code {self.process.wait()})")
+            code = self.process.wait()
+            self.stderr.seek(0)
+            raise AssertionError(f"the MetaWorld reference ended during {op!r} (exit code {code}); its stderr "
+                                 f"ends:\n{self.stderr.read()[-3000:]}")
         answer = json.loads(line)
         if "error" in answer:
             raise AssertionError(f"metaworld's {op}: {answer['error']}")
@@ -123,6 +128,7 @@ class Reference:
             assert self.process.stdin is not None
             self.process.stdin.close()
             self.process.wait(timeout=60)
+        self.stderr.close()
 
     def __enter__(self) -> Reference:
         return self
