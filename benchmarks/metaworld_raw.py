@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 from mujoco_raw import gil_released_by_mj_step, peer_steps_per_sec
-from timing import CountingThreads, add_run_options, announce_versions, time_calls
+from timing import CountingThreads, add_run_options, announce_versions, print_best, time_calls
 
 import rlpool
 from rlpool.envs.mujoco import python_timer_off
@@ -389,17 +389,7 @@ def main() -> int:
     results = {task: measure_task(task, args, peers) for task in args.task}
 
     batch = max(1, args.num_envs // 2)
-    print(f"\n{args.num_envs} envs (async batch {batch}), raw on {args.threads} threads, best of {args.rounds} rounds:")
-    for task, result in results.items():
-        print(f"{task}")
-        for name, value in result["best"].items():
-            cpu = result["best_per_cpu_second"].get(name)
-            per_cpu = "" if cpu is None else f"   {cpu:10,.0f} per CPU-second"
-            print(f"  {name:15s} {value:10,.0f} env steps/s{per_cpu}")
-        for name, value in result["ratios"].items():
-            target = TARGETS.get(name)
-            mark = "" if target is None else f"   (target >= {target:g}: {'met' if value >= target else 'NOT met'})"
-            print(f"  {name:47s} {value:6.3f}{mark}")
+    print_best(results, TARGETS, args.num_envs, args.threads, args.rounds)
     if args.json is not None:
         report = {"num_envs": args.num_envs, "batch_size": batch, "raw_threads": args.threads,
                   "rounds": args.rounds, "seconds": args.seconds, "tasks": results, "targets": TARGETS,

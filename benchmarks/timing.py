@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -150,3 +151,23 @@ def announce_versions() -> None:
 
     print(f"Python {platform.python_version()}; rlpool {of('rlpool')}; envpool {of('envpool')}; "
           f"gymnasium {of('gymnasium')}", flush=True)
+
+
+def print_best(results: dict[str, Any], targets: dict[str, float], num_envs: int, threads: int, rounds: int) -> None:
+    """Each task's best steps/s per peer (and per CPU-second where measured), then its ratios against targets.
+
+    ``results`` maps a task to ``{"best": {peer: steps/s}, "best_per_cpu_second": {peer: ...}, "ratios":
+    {name: value}}``; a ratio named in ``targets`` is marked met or not.
+    """
+    batch = max(1, num_envs // 2)
+    print(f"\n{num_envs} envs (async batch {batch}), raw on {threads} threads, best of {rounds} rounds:")
+    for task, result in results.items():
+        print(f"{task}")
+        for name, value in result["best"].items():
+            cpu = result["best_per_cpu_second"].get(name)
+            per_cpu = "" if cpu is None else f"   {cpu:10,.0f} per CPU-second"
+            print(f"  {name:15s} {value:10,.0f} env steps/s{per_cpu}")
+        for name, value in result["ratios"].items():
+            target = targets.get(name)
+            mark = "" if target is None else f"   (target >= {target:g}: {'met' if value >= target else 'NOT met'})"
+            print(f"  {name:47s} {value:6.3f}{mark}")
