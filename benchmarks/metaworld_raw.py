@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 from mujoco_raw import gil_released_by_mj_step, peer_steps_per_sec
-from timing import CountingThreads, add_run_options, announce_versions, print_best, time_calls
+from timing import BestRates, CountingThreads, add_run_options, announce_versions, print_best, time_calls
 
 import rlpool
 from rlpool.envs.mujoco import python_timer_off
@@ -306,16 +306,9 @@ def metaworld_steps_per_sec(task: str, num_envs: int, seconds: float, mujoco: st
 
 def measure_task(task: str, args: argparse.Namespace, peers: list[str]) -> dict[str, Any]:
     """Every figure of one task: raw and the peers (best of rounds, wall and CPU) and rlpool-async's ratios."""
-    best: dict[str, float] = {}
-    best_cpu: dict[str, float] = {}
+    figures = BestRates()
+    best, best_cpu, keep = figures.best, figures.best_cpu, figures.keep
     about: dict[str, Any] = {}
-
-    def keep(name: str, wall: float, cpu: float | None) -> None:
-        best[name] = max(best.get(name, 0.0), wall)
-        if cpu is not None:
-            best_cpu[name] = max(best_cpu.get(name, 0.0), cpu)
-        per_cpu = "" if cpu is None else f"   {cpu:10,.0f} per CPU-second"
-        print(f"  {name:15s} {wall:10,.0f} env steps/s{per_cpu}", flush=True)
 
     def peer(name: str) -> None:
         try:

@@ -171,3 +171,19 @@ def print_best(results: dict[str, Any], targets: dict[str, float], num_envs: int
             target = targets.get(name)
             mark = "" if target is None else f"   (target >= {target:g}: {'met' if value >= target else 'NOT met'})"
             print(f"  {name:47s} {value:6.3f}{mark}")
+
+
+class BestRates:
+    """The best steps/s of each peer over rounds (wall clock, and per CPU-second where measured), printed as kept."""
+
+    def __init__(self) -> None:
+        self.best: dict[str, float] = {}
+        self.best_cpu: dict[str, float] = {}
+
+    def keep(self, name: str, wall: float, cpu: float | None) -> None:
+        """One round's figures of ``name``: kept where they are its best so far, and printed."""
+        self.best[name] = max(self.best.get(name, 0.0), wall)
+        if cpu is not None:
+            self.best_cpu[name] = max(self.best_cpu.get(name, 0.0), cpu)
+        per_cpu = "" if cpu is None else f"   {cpu:10,.0f} per CPU-second"
+        print(f"  {name:15s} {wall:10,.0f} env steps/s{per_cpu}", flush=True)
