@@ -134,6 +134,12 @@ class Arrays:
     """Frames per second of a video of it (gymnasium's ``metadata["render_fps"]``)."""
     render_cameras: int = 0
     """Views besides the default (-1): camera ids ``0 .. render_cameras - 1`` (MuJoCo's fixed cameras)."""
+    num_agents: int = 0
+    """Agents per env (0: a single-agent env). With agents, reward, terminated and truncated have an agent
+    axis (``[num_envs, num_agents]``), as do the observation entries (``[num_envs, num_agents, ...]``)."""
+    turn_based: bool = False
+    """One agent moves per step (a board game): the action is that agent's, ``info["current_player"]`` says
+    which, and ``info["legal_action_mask"]`` which actions are legal."""
 
     @classmethod
     def from_core(cls, d: dict[str, Any]) -> Arrays:
@@ -154,6 +160,8 @@ class Arrays:
             render_any_size=bool(d["render_any_size"]),
             render_cameras=int(d["render_cameras"]),
             render_fps=float(d["render_fps"]),
+            num_agents=int(d["num_agents"]),
+            turn_based=bool(d["turn_based"]),
         )
 
     @property
@@ -167,6 +175,11 @@ class Arrays:
         if not self.discrete_action:
             raise ValueError("num_actions: the action is continuous")
         return int(self.action.high.flat[0]) + 1
+
+    @property
+    def agents(self) -> int:
+        """How many agents an env has: ``num_agents``, or 1 for a single-agent env."""
+        return self.num_agents or 1
 
     @property
     def obs_names(self) -> tuple[str, ...]:

@@ -32,9 +32,13 @@ class Layout {
  public:
   Layout(const EnvSpec& spec, AutoresetMode mode) {
     for (const auto& a : spec.obs) add(a.name, a.dtype, a.shape);
-    add("reward", DType::kFloat64, {});
-    add("terminated", DType::kBool, {});
-    add("truncated", DType::kBool, {});
+    // A multi-agent env's reward and flags have an agent axis.
+    agents = spec.agents_per_row();
+    const std::vector<std::int64_t> per_agent =
+        spec.num_agents > 0 ? std::vector<std::int64_t>{spec.num_agents} : std::vector<std::int64_t>{};
+    add("reward", DType::kFloat64, per_agent);
+    add("terminated", DType::kBool, per_agent);
+    add("truncated", DType::kBool, per_agent);
     add("env_id", DType::kInt32, {});
     add("elapsed_step", DType::kInt32, {});
     for (const auto& a : spec.info) add(a.name, a.dtype, a.shape);
@@ -53,6 +57,7 @@ class Layout {
   }
 
   std::vector<Field> fields;
+  int agents = 1;  // rewards and flags per row (EnvSpec::agents_per_row)
   std::size_t num_obs = 0;
   std::size_t num_info = 0;
 

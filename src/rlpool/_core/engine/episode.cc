@@ -2,6 +2,7 @@
 // row of a batch block, with the engine's episode rules applied around it.
 #include "_core/engine/episode.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace rlpool {
@@ -14,9 +15,16 @@ void step_or_reset(Env& env, Rng& rng, EpisodeState& state, const EpisodeRules& 
   void* info[16];
   for (std::size_t i = 0; i < lay.num_obs; ++i) obs[i] = block.row(i, row);
   for (std::size_t i = 0; i < lay.num_info; ++i) info[i] = block.row(lay.info(i), row);
-  double& reward = block.at<double>(lay.reward(), row);
-  bool& terminated = block.at<bool>(lay.terminated(), row);
-  bool& truncated = block.at<bool>(lay.truncated(), row);
+  // One reward and flag per agent (a single-agent env has one).
+  const int agents = lay.agents;
+  auto* reward = reinterpret_cast<double*>(block.row(lay.reward(), row));
+  auto* terminated = reinterpret_cast<bool*>(block.row(lay.terminated(), row));
+  auto* truncated = reinterpret_cast<bool*>(block.row(lay.truncated(), row));
+  const auto clear = [&] {
+    std::fill_n(reward, agents, 0.0);
+    std::fill_n(terminated, agents, false);
+    std::fill_n(truncated, agents, false);
+  };
   float* discount = lay.has_discount() ? &block.at<float>(lay.discount(), row) : nullptr;
   if (discount != nullptr) *discount = 1.0f;
   const auto time_limit_hit = [&] { return rules.max_episode_steps > 0 && state.elapsed >= rules.max_episode_steps; };
@@ -29,27 +37,40 @@ void step_or_reset(Env& env, Rng& rng, EpisodeState& state, const EpisodeRules& 
     env.reset(rng, r);
     if (!continues) state.elapsed = 0;
   };
+  // What a reset writes besides obs and info is dropped: it has no reward or flags.
+  constexpr int kMaxAgentsOnStack = 256;
+  static_assert(kMaxAgentsOnStack >= kMaxAgents);
+  double unused_reward[kMaxAgentsOnStack];
+  bool unused_flags[kMaxAgentsOnStack];
+  float unused_discount = 1.0f;
+  const Output reset_out{obs, info, unused_reward, unused_flags, discount != nullptr ? &unused_discount : nullptr};
 
   if (state.resets_next()) {
-    reset_env(Output{obs, info, &reward, &terminated, discount});
-    reward = 0.0;
-    terminated = truncated = false;
+    reset_env(reset_out);
+    clear();
     state.started = true;
     state.needs_reset = state.finished = state.reset_requested = false;
   } else {
-    reward = 0.0;
-    terminated = false;
-    bool env_truncated = false;
-    Output out{obs, info, &reward, &terminated, discount};
-    out.truncated = &env_truncated;
+    clear();
+    bool env_truncated[kMaxAgentsOnStack];
+    std::fill_n(env_truncated, agents, false);
+    Output out{obs, info, reward, terminated, discount};
+    out.truncated = env_truncated;
     if (emit_only) {
       env.emit(out);
     } else {
       env.step(action, rng, out);
     }
     ++state.elapsed;
-    truncated = env_truncated || time_limit_hit();
-    if (terminated || truncated) {
+    // The time limit truncates every agent (terminated ones too, as gymnasium's
+    // TimeLimit does); the episode is over once every agent is terminated or truncated.
+    const bool limit = time_limit_hit();
+    bool over = true;
+    for (int a = 0; a < agents; ++a) {
+      truncated[a] = env_truncated[a] || limit;
+      over = over && (terminated[a] || truncated[a]);
+    }
+    if (over) {
       switch (rules.autoreset) {
         case AutoresetMode::kNextStep:
           state.needs_reset = true;
@@ -67,11 +88,7 @@ void step_or_reset(Env& env, Rng& rng, EpisodeState& state, const EpisodeRules& 
             std::memcpy(block.row(lay.final_info(i), row), info[i], lay.fields[lay.info(i)].row_bytes);
           }
           block.at<std::int32_t>(lay.final_elapsed_step(), row) = state.elapsed;
-          double unused_reward = 0.0;
-          bool unused_terminated = false;
-          float unused_discount = 1.0f;
-          reset_env(Output{obs, info, &unused_reward, &unused_terminated,
-                           discount != nullptr ? &unused_discount : nullptr});
+          reset_env(reset_out);
           break;
         }
       }

@@ -93,8 +93,9 @@ Pool::Pool(PoolOptions options)
   layout_ = std::make_shared<Layout>(spec_, options_.autoreset_mode);
 
   const int n = options_.num_envs;
-  action_stride_ = spec_.discrete_action() ? sizeof(std::int64_t)
-                                           : sizeof(double) * static_cast<std::size_t>(spec_.action.num_elements());
+  check_agents(spec_, options_.env_type);
+  action_stride_ = (spec_.discrete_action() ? sizeof(std::int64_t) : sizeof(double)) *
+                   static_cast<std::size_t>(spec_.action.num_elements());
   actions_.resize(action_stride_ * static_cast<std::size_t>(n));
   envs_.resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) all_ids_.push_back(i);

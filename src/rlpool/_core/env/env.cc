@@ -46,6 +46,30 @@ const char* obs_kind_name(ObsKind kind) {
   return "?";
 }
 
+void check_agents(const EnvSpec& spec, const std::string& env_type) {
+  const auto refuse = [&](const std::string& why) {
+    throw std::logic_error("env type '" + env_type + "': " + why);
+  };
+  if (spec.num_agents < 0 || spec.num_agents > kMaxAgents) {
+    refuse("num_agents is " + std::to_string(spec.num_agents) + ", expected 0.." + std::to_string(kMaxAgents));
+  }
+  if (spec.turn_based) {
+    if (spec.num_agents == 0) refuse("a turn-based game declares its num_agents");
+    if (!spec.action.shape.empty()) refuse("a turn-based game's action is the moving agent's: shape ()");
+    const auto player = find_info(spec.info, "current_player");
+    if (!player || spec.info[*player].dtype != DType::kInt32 || !spec.info[*player].shape.empty()) {
+      refuse("a turn-based game writes an int32 info entry 'current_player'");
+    }
+    const auto mask = find_info(spec.info, "legal_action_mask");
+    if (!mask || spec.info[*mask].dtype != DType::kBool || spec.info[*mask].shape.size() != 1) {
+      refuse("a turn-based game writes a bool info entry 'legal_action_mask' of shape (num_actions,)");
+    }
+  } else if (spec.num_agents > 0 && (spec.action.shape.empty() || spec.action.shape[0] != spec.num_agents)) {
+    refuse("a multi-agent env's action has the agent axis first: shape (" + std::to_string(spec.num_agents) +
+           ", ...)");
+  }
+}
+
 void check_obs_names(const EnvSpec& spec, const std::string& env_type) {
   if (spec.obs_kind != ObsKind::kDict) return;
   const auto refuse = [&](const std::string& name, const std::string& why) {

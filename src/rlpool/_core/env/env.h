@@ -89,8 +89,24 @@ struct EnvSpec {
   // The views a caller may pick besides the default (-1): camera ids
   // 0..render_cameras-1 (MuJoCo's fixed cameras); 0 for one-view envs.
   int render_cameras = 0;
+  // Several agents in one env (0: one agent, today's shapes). With num_agents
+  // = A > 0, reward, terminated and truncated are per agent: each row holds A
+  // of them (Output::reward/terminated/truncated point at A values), and the
+  // env declares its per-agent observation entries with the agent axis first
+  // ({A, ...}). The episode is over when every agent is terminated or
+  // truncated; an agent that finishes earlier keeps its flag set, gets reward
+  // 0 and has its action ignored for the rest of the episode (the env's duty).
+  // The engine's time limit truncates every agent.
+  int num_agents = 0;
+  // A game where one agent moves per step: the action is that agent's (shape
+  // {} for a discrete one), and the env writes an int32 info entry
+  // "current_player" (the agent to move) and a bool
+  // info entry "legal_action_mask" of shape {num_actions}.
+  bool turn_based = false;
 
   bool discrete_action() const { return action.dtype == DType::kInt64; }
+  // How many agents a row's reward and flags hold (1 for a single-agent env).
+  int agents_per_row() const { return num_agents > 0 ? num_agents : 1; }
 };
 
 // Throws std::invalid_argument, naming `env_type` and the entry, where a dict
@@ -98,6 +114,14 @@ struct EnvSpec {
 // "outer.inner" (one level of nesting, no empty part), none repeats, and no
 // name is both a plain entry and a nested dict.
 void check_obs_names(const EnvSpec& spec, const std::string& env_type);
+
+// Throws std::logic_error, naming `env_type`, where a spec breaks the
+// multi-agent rules (EnvSpec::num_agents, turn_based): 0..kMaxAgents agents;
+// a turn-based game has agents, a scalar action and the info entries
+// current_player (int32) and legal_action_mask (bool, one per action); a
+// simultaneous multi-agent env's action has the agent axis first.
+inline constexpr int kMaxAgents = 256;
+void check_agents(const EnvSpec& spec, const std::string& env_type);
 
 // Positions of info entries, looked up by name in EnvSpec::info once, when an
 // env is built: the spec alone says which entries there are and in what
@@ -172,13 +196,16 @@ class OutOfMemory : public std::bad_alloc {
 };
 
 // The action for one env, stored by the engine in its per-env action buffer.
+// A discrete action may have a shape (one integer per agent: discrete(i)).
 struct Action {
   const void* data;
-  std::int64_t discrete() const { return *static_cast<const std::int64_t*>(data); }
+  std::int64_t discrete(std::size_t i = 0) const { return static_cast<const std::int64_t*>(data)[i]; }
   const double* continuous() const { return static_cast<const double*>(data); }
 };
 
 // Where one env writes one step's results: its row of each batch array.
+// A multi-agent env (EnvSpec::num_agents) writes one reward, terminated and
+// truncated per agent at reward[i], terminated[i], truncated[i].
 struct Output {
   void* const* obs;   // one pointer per EnvSpec::obs entry
   void* const* info;  // one pointer per EnvSpec::info entry

@@ -136,29 +136,41 @@ void PyPool::write_actions(nb::handle actions, const std::vector<int>& ids) {
         !(float_discrete_actions_ && is_float)) {
       throw nb::type_error(("discrete actions must be integers, got dtype " + describe_dtype(d)).c_str());
     }
+    // One integer per env, or (a multi-agent env) one per agent: `dim` of them per row.
     const auto high = static_cast<std::int64_t>(spec.high.at(0));
-    scratch_int_.resize(n);
+    const std::size_t dim = static_cast<std::size_t>(spec.num_elements());
+    const auto where = [&](std::size_t i, std::size_t j) {
+      return "for env " + std::to_string(ids[i]) + (dim > 1 ? ", agent " + std::to_string(j) : std::string());
+    };
+    scratch_int_.resize(n * dim);
     for (std::size_t i = 0; i < n; ++i) {
-      const std::byte* p = base + static_cast<std::int64_t>(i) * arr.stride(0) * item;
-      if (is_float) {
-        const double f = d.bits == 32 ? static_cast<double>(*reinterpret_cast<const float*>(p))
-                                      : *reinterpret_cast<const double*>(p);
-        if (!(f > -1.0 && f < static_cast<double>(high) + 1.0)) {  // NaN fails too
-          throw nb::value_error(("action " + std::to_string(f) + " for env " + std::to_string(ids[i]) +
-                                 " is out of range [0, " + std::to_string(high) + "]").c_str());
+      for (std::size_t j = 0; j < dim; ++j) {
+        const std::int64_t offset = static_cast<std::int64_t>(i) * arr.stride(0) +
+                                    (dim > 1 ? static_cast<std::int64_t>(j) * arr.stride(1) : 0);
+        const std::byte* p = base + offset * item;
+        if (is_float) {
+          const double f = d.bits == 32 ? static_cast<double>(*reinterpret_cast<const float*>(p))
+                                        : *reinterpret_cast<const double*>(p);
+          if (!(f > -1.0 && f < static_cast<double>(high) + 1.0)) {  // NaN fails too
+            throw nb::value_error(("action " + std::to_string(f) + " " + where(i, j) + " is out of range [0, " +
+                                   std::to_string(high) + "]")
+                                      .c_str());
+          }
+          scratch_int_[i * dim + j] = static_cast<std::int64_t>(f);
+          continue;
         }
-        scratch_int_[i] = static_cast<std::int64_t>(f);
-        continue;
+        const std::int64_t v = read_int(p, d);
+        if (v < 0 || v > high) {
+          throw nb::value_error(("action " + int_str(p, d) + " " + where(i, j) + " is out of range [0, " +
+                                 std::to_string(high) + "]")
+                                    .c_str());
+        }
+        scratch_int_[i * dim + j] = v;
       }
-      const std::int64_t v = read_int(p, d);
-      if (v < 0 || v > high) {
-        throw nb::value_error(("action " + int_str(p, d) + " for env " + std::to_string(ids[i]) +
-                               " is out of range [0, " + std::to_string(high) + "]")
-                                  .c_str());
-      }
-      scratch_int_[i] = v;
     }
-    for (std::size_t i = 0; i < n; ++i) *static_cast<std::int64_t*>(pool_->action_slot(ids[i])) = scratch_int_[i];
+    for (std::size_t i = 0; i < n; ++i) {
+      std::memcpy(pool_->action_slot(ids[i]), scratch_int_.data() + i * dim, dim * sizeof(std::int64_t));
+    }
     return;
   }
   if (code != nb::dlpack::dtype_code::Float || (d.bits != 32 && d.bits != 64)) {

@@ -39,6 +39,7 @@ nb::dict env_spec(const std::string& env_type, const std::map<std::string, Optio
   if (!type.unavailable.empty()) throw std::runtime_error(type.unavailable);
   const EnvSpec s = type.spec(Config(config));
   check_obs_names(s, env_type);  // refused here, when a spec is made, not first when a pool is
+  check_agents(s, env_type);
   nb::list obs, info;
   for (const auto& a : s.obs) obs.append(array_spec_dict(a));
   for (const auto& a : s.info) info.append(array_spec_dict(a));
@@ -53,6 +54,8 @@ nb::dict env_spec(const std::string& env_type, const std::map<std::string, Optio
   d["render_any_size"] = s.render_any_size;
   d["render_fps"] = s.render_fps;
   d["render_cameras"] = s.render_cameras;
+  d["num_agents"] = s.num_agents;
+  d["turn_based"] = s.turn_based;
   return d;
 }
 

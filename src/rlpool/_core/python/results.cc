@@ -105,11 +105,15 @@ nb::tuple PyPool::result(Entry& e, bool with_final) const {
   nb::object reward = e.arrays[lay.reward()];
   if (reward32_) {
     const int rows = e.block->rows();
+    const int agents = lay.agents;  // a multi-agent env's rewards are rows x agents
     if (!e.reward32.is_valid()) {
-      e.reward32 = nb::module_::import_("numpy").attr("empty")(rows, "float32");
+      nb::object shape = pool_->spec().num_agents > 0 ? nb::object(nb::make_tuple(rows, agents))
+                                                      : nb::object(nb::int_(rows));
+      e.reward32 = nb::module_::import_("numpy").attr("empty")(shape, "float32");
       e.reward32_data = nb::cast<nb::ndarray<float, nb::device::cpu>>(e.reward32).data();
     }
-    for (int r = 0; r < rows; ++r) e.reward32_data[r] = static_cast<float>(e.block->at<double>(lay.reward(), r));
+    const auto* rewards = reinterpret_cast<const double*>(e.block->field(lay.reward()));
+    for (int r = 0; r < rows * agents; ++r) e.reward32_data[r] = static_cast<float>(rewards[r]);
     reward = e.reward32;
   }
   nb::dict info;

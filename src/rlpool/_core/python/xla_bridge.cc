@@ -118,25 +118,27 @@ void PyPool::xla_send(const RlpoolXlaBuffer& action, const RlpoolXlaBuffer& env_
   if (xla_pending_) throw std::logic_error("send twice in sync mode: recv the previous batch first");
   pool_->check_env_ids(ids, false);
   const ArraySpec& spec = pool_->spec().action;
-  const std::int64_t dim = pool_->spec().discrete_action() ? 1 : spec.num_elements();
+  const std::int64_t dim = spec.num_elements();  // a multi-agent env's: one per agent
   if (action.elements != dim * n) {
     throw std::invalid_argument("actions must have " + std::to_string(dim * n) + " elements (" + std::to_string(n) +
                                 " envs), got " + std::to_string(action.elements));
   }
   if (pool_->spec().discrete_action()) {
     const auto high = static_cast<std::int64_t>(spec.high.at(0));
-    scratch_int_.resize(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) {
-      const std::int64_t v = action.dtype == kRlpoolXlaInt32 ? static_cast<const std::int32_t*>(action.data)[i]
-                           : action.dtype == kRlpoolXlaInt64 ? static_cast<const std::int64_t*>(action.data)[i]
+    scratch_int_.resize(static_cast<std::size_t>(n * dim));
+    for (std::int64_t k = 0; k < n * dim; ++k) {
+      const std::int64_t v = action.dtype == kRlpoolXlaInt32 ? static_cast<const std::int32_t*>(action.data)[k]
+                           : action.dtype == kRlpoolXlaInt64 ? static_cast<const std::int64_t*>(action.data)[k]
                               : throw std::invalid_argument("discrete actions must be int32 or int64");
       if (v < 0 || v > high) {
-        throw std::invalid_argument("action " + std::to_string(v) + " for env " + std::to_string(ids[i]) +
+        throw std::invalid_argument("action " + std::to_string(v) + " for env " + std::to_string(ids[k / dim]) +
                                     " is out of range [0, " + std::to_string(high) + "]");
       }
-      scratch_int_[static_cast<std::size_t>(i)] = v;
+      scratch_int_[static_cast<std::size_t>(k)] = v;
     }
-    for (int i = 0; i < n; ++i) *static_cast<std::int64_t*>(pool_->action_slot(ids[i])) = scratch_int_[i];
+    for (int i = 0; i < n; ++i) {
+      std::memcpy(pool_->action_slot(ids[i]), scratch_int_.data() + i * dim, dim * sizeof(std::int64_t));
+    }
   } else {
     if (action.dtype != kRlpoolXlaFloat32 && action.dtype != kRlpoolXlaFloat64) {
       throw std::invalid_argument("continuous actions must be float32 or float64");

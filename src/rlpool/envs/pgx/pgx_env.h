@@ -1,0 +1,109 @@
+// The base of pgx's games (pgx 2.6.0, sotetsuk/pgx: pgx/core.py): what every
+// game shares -- players, turns, the legal-action mask, the illegal-move
+// penalty, the per-player observations and rewards -- so that a game file
+// holds only its rules.
+//
+// A game is turn-based (EnvSpec::turn_based): one player moves per step; the
+// action is that player's. Like pgx's Env.step:
+// - an illegal move ends the game at once: the mover gets the game's penalty
+//   (pgx's _illegal_action_penalty, -1 unless the game says otherwise) and
+//   every other player -penalty * (num_players - 1). pgx first plays the move
+//   as if it were legal (its _step runs on any action) and shows the state
+//   that makes; a game does the same in play_illegal where that is well
+//   defined, and by default keeps the state as it was (its docs say which);
+// - once the game is over every action is legal (pgx sets the whole mask, so
+//   that normalising a policy over it never divides by zero);
+// - rewards are per player, written when the game gives them (at its end for
+//   most games), and every player's `terminated` is the game's.
+// Observations are pgx's feature planes, one per player from that player's
+// side (pgx's observe(state, player_id)), stacked on the agent axis. A
+// one-player game (2048) is a plain single-agent env with the same info.
+//
+// Info: current_player (int32; pgx's state.current_player, which a game keeps
+// after its end) and legal_action_mask (bool, one per action), and the
+// game's own entries after those.
+//
+// State (get_state/set_state): a header (current player, terminated, the
+// rewards of the last step) followed by the game's own bytes, which the game
+// checks when it loads them (a bad blob is a ValueError, never a crash).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "_core/env/env.h"
+
+namespace rlpool::pgx {
+
+inline constexpr int kMaxPlayers = 4;
+
+// What a game looks like: EnvSpec fields the base fills in for it.
+struct GameShape {
+  int num_players;                       // 1: a single-agent env
+  int num_actions;
+  DType obs_dtype;                       // pgx's dtype (bool for most games)
+  std::vector<std::int64_t> obs_shape;   // one player's planes
+  std::vector<ArraySpec> extra_info = {};  // the game's own info entries, after the two shared ones
+};
+
+// The EnvSpec of a game of this shape: obs "obs" of shape {players, ...}
+// (without the agent axis for one player), a discrete action, info
+// current_player and legal_action_mask, then the extra entries.
+EnvSpec game_spec(const GameShape& shape);
+
+class PgxEnv : public Env {
+ public:
+  explicit PgxEnv(GameShape shape);
+
+  void reset(Rng& rng, const Output& out) final;
+  void step(const Action& action, Rng& rng, const Output& out) final;
+  std::string get_state() const final;
+  void set_state(std::string_view state) final;
+
+ protected:
+  // A new game: the game's state and current_player_ (pgx's _init).
+  virtual void new_game(Rng& rng) = 0;
+  // A legal move of current_player_ (pgx's _step): the new state, rewards_
+  // (zeroed before the call), terminated_ and current_player_.
+  virtual void play(int action, Rng& rng) = 0;
+  // An illegal move (one the mask refuses), before the base ends the game with
+  // the penalty: what pgx's _step makes of it, where the game follows it (see
+  // above). rewards_ and terminated_ are overwritten afterwards.
+  virtual void play_illegal(int /*action*/, Rng& /*rng*/) {}
+  // The legal moves now (pgx's legal_action_mask before the terminal override),
+  // one bool per action; called after new_game, play and load.
+  virtual void legal_actions(bool* mask) const = 0;
+  // One player's observation (pgx's _observe(state, player)), into `dst`.
+  virtual void observe(int player, void* dst) const = 0;
+  // The game's own info entries (GameShape::extra_info), by their positions in
+  // the spec's info (after current_player and legal_action_mask).
+  virtual void write_info(const Output& /*out*/) const {}
+  // The game's state as bytes, and back: load checks every field, throwing
+  // std::invalid_argument naming the first bad one, and changes nothing then.
+  virtual std::string save() const = 0;
+  virtual void load(std::string_view bytes) = 0;
+  // pgx's _illegal_action_penalty.
+  virtual double illegal_action_penalty() const { return -1.0; }
+
+  int num_players() const { return shape_.num_players; }
+  int num_actions() const { return shape_.num_actions; }
+
+  int current_player_ = 0;
+  bool terminated_ = false;
+  bool truncated_ = false;  // a game that ends by a step limit of its own
+  std::array<double, kMaxPlayers> rewards_{};
+
+ private:
+  void refresh_mask();
+  void write(const Output& out) const;
+
+  GameShape shape_;
+  std::size_t obs_player_bytes_;
+  std::unique_ptr<bool[]> legal_;  // the mask of the current state
+};
+
+}  // namespace rlpool::pgx

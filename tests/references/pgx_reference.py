@@ -1,0 +1,167 @@
+"""pgx 2.6.0 as the reference for rlpool's PGX games: batches of pgx games (``jax.vmap``, CPU) in lockstep with a pool.
+
+Every game starts from pgx's own initial state (its key draws the first player, and the dice, cards or
+tiles where the game has them), written into rlpool's env with ``set_state`` through the game's
+``encode`` (pgx state of one game -> rlpool state bytes). Both then take the same actions -- random legal
+moves and, now and then, an illegal one (pgx's penalty) -- and every step's observations (all players'),
+legal-action masks, rewards, current player and termination are compared exactly. A game that draws
+chance in the middle of play (Backgammon's dice, 2048's tiles) passes ``before_step``: given pgx's state
+before and after a step, it returns rlpool's state with pgx's draw in it (written before rlpool steps).
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+import rlpool  # noqa: E402
+
+MAX_PLAYERS = 4  # rlpool's pgx_env.h kMaxPlayers
+
+
+def header(state: Any) -> bytes:
+    """The first bytes of an rlpool PGX state: rewards (float64 x 4), current player, terminated, truncated.
+
+    ``state`` is one game's pgx state as numpy (``take``).
+    """
+    rewards = np.zeros(MAX_PLAYERS)
+    rewards[: len(state.rewards)] = np.asarray(state.rewards, dtype=np.float64)
+    return struct.pack(
+        "<4di??2x", *rewards, int(state.current_player), bool(state.terminated), bool(state.truncated)
+    )
+
+
+def take(states: Any, i: int) -> Any:
+    """Game ``i`` of a batch of pgx states, as numpy arrays."""
+    return jax.tree_util.tree_map(lambda a: np.asarray(a[i]), states)
+
+
+@dataclass
+class Stats:
+    """What a lockstep run covered."""
+
+    steps: int = 0
+    games: int = 0
+    illegal: int = 0
+    terminal_rewards: dict[float, int] = field(default_factory=dict)
+
+
+class Mismatch(AssertionError):
+    """rlpool and pgx disagree: names the task, step, env and what differs."""
+
+
+def _observe_all(env: Any) -> Callable[[Any], Any]:
+    players = env.num_players
+    if players == 1:
+        return jax.jit(jax.vmap(lambda s: env._observe(s, s.current_player)))
+    return jax.jit(jax.vmap(lambda s: jnp.stack([env._observe(s, jnp.int32(p)) for p in range(players)])))
+
+
+def lockstep(
+    task_id: str,
+    env: Any,
+    encode: Callable[[Any], bytes],
+    *,
+    games: int,
+    batch: int = 256,
+    seed: int = 0,
+    illegal_rate: float = 0.01,
+    before_step: Callable[[Any, Any], bytes] | None = None,
+    policy: Callable[[np.random.Generator, np.ndarray], np.ndarray] | None = None,
+    **options: Any,
+) -> Stats:
+    """Play at least ``games`` whole games of ``task_id`` beside pgx's ``env``, comparing every step; raises Mismatch.
+
+    ``policy(rng, legal_mask_batch)`` picks the actions (default: uniform over the legal moves).
+    """
+    stochastic = before_step is not None
+    v_init = jax.jit(jax.vmap(env.init))
+    v_step = jax.jit(jax.vmap(env.step))
+    observe = _observe_all(env)
+    rng = np.random.default_rng(seed)
+    key = jax.random.PRNGKey(seed)
+    pool = rlpool.make_gymnasium(task_id, num_envs=batch, seed=seed, **options)
+    multi = pool.spec.arrays.num_agents > 0
+    stats = Stats()
+    try:
+        pool.reset()
+        key, sub = jax.random.split(key)
+        states = v_init(jax.random.split(sub, batch))
+        host = jax.device_get(states)
+        for i in range(batch):
+            pool.set_state(i, encode(take(host, i)))
+        started = np.zeros(batch, dtype=bool)  # a reset row is due (the env finished last step)
+        while stats.games < games:
+            mask = np.asarray(host.legal_action_mask)
+            if policy is not None:
+                actions = policy(rng, mask).astype(np.int64)
+            else:
+                scores = rng.random(mask.shape) + mask
+                actions = scores.argmax(axis=1).astype(np.int64)
+            illegal = (rng.random(batch) < illegal_rate) & ~mask.all(axis=1)
+            for i in np.flatnonzero(illegal):
+                actions[i] = rng.choice(np.flatnonzero(~mask[i]))
+            key, sub = jax.random.split(key)
+            new_states = v_step(states, jnp.asarray(actions, dtype=jnp.int32), jax.random.split(sub, batch))
+            new_host = jax.device_get(new_states)
+            if stochastic:
+                for i in range(batch):
+                    if not started[i]:
+                        pool.set_state(i, before_step(take(host, i), take(new_host, i)))
+            obs, reward, terminated, truncated, info = pool.step(actions)
+            expected_obs = np.asarray(observe(new_states))
+            live = ~started
+            _compare(task_id, stats.steps, live, obs, expected_obs, "observation")
+            _compare(task_id, stats.steps, live, info["legal_action_mask"], new_host.legal_action_mask, "legal mask")
+            pgx_rewards = np.asarray(new_host.rewards, dtype=np.float64)
+            pgx_term = np.asarray(new_host.terminated)
+            if multi:
+                _compare(task_id, stats.steps, live, info["current_player"], new_host.current_player, "current player")
+                _compare(task_id, stats.steps, live, terminated, np.repeat(pgx_term[:, None], reward.shape[1], 1),
+                         "terminated")
+            else:
+                pgx_rewards = pgx_rewards.reshape(batch)
+                _compare(task_id, stats.steps, live, terminated, pgx_term, "terminated")
+            _compare(task_id, stats.steps, live, reward, pgx_rewards, "rewards")
+            stats.steps += int(live.sum())
+            stats.illegal += int((illegal & live).sum())
+            done = live & pgx_term
+            for i in np.flatnonzero(done):
+                r = float(pgx_rewards[i].max()) if multi else float(pgx_rewards[i])
+                stats.terminal_rewards[r] = stats.terminal_rewards.get(r, 0) + 1
+            stats.games += int(done.sum())
+            # Rows that were resets this step start pgx's next game now.
+            states, host = new_states, new_host
+            if started.any():
+                key, sub = jax.random.split(key)
+                fresh = v_init(jax.random.split(sub, batch))
+                pick = jnp.asarray(started)
+                states = jax.tree_util.tree_map(
+                    lambda f, s: jnp.where(pick.reshape((-1,) + (1,) * (s.ndim - 1)), f, s), fresh, states
+                )
+                host = jax.device_get(states)
+                for i in np.flatnonzero(started):
+                    pool.set_state(i, encode(take(host, i)))
+            started = done
+    finally:
+        pool.close()
+    return stats
+
+
+def _compare(task_id: str, step: int, live: np.ndarray, ours: Any, theirs: Any, what: str) -> None:
+    ours, theirs = np.asarray(ours), np.asarray(theirs)
+    if ours.shape != theirs.shape:
+        raise Mismatch(f"{task_id}: {what} has shape {ours.shape} in rlpool, {theirs.shape} in pgx")
+    diff = (ours != theirs).reshape(len(live), -1).any(axis=1) & live
+    if diff.any():
+        i = int(np.flatnonzero(diff)[0])
+        raise Mismatch(f"{task_id}, step {step}, env {i}: {what} differs\nrlpool: {ours[i]!r}\npgx:    {theirs[i]!r}")
