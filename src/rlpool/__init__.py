@@ -21,6 +21,7 @@ __all__ = [
     "make_dm",
     "make_gym",
     "make_gymnasium",
+    "make_pettingzoo",
     "make_spec",
     "register",
 ]
@@ -57,6 +58,14 @@ def make_gymnasium(task_id: str, **kwargs: Any) -> Any:
     from rlpool.api.gymnasium import GymnasiumVectorEnv
 
     return GymnasiumVectorEnv(make_spec(task_id, **kwargs))
+
+
+def make_pettingzoo(task_id: str, **kwargs: Any) -> Any:
+    """One env of a multi-agent task as PettingZoo's ``AECEnv`` (turn-based) or ``ParallelEnv`` (needs
+    ``rlpool[pettingzoo]``); see ``rlpool.api.pettingzoo``."""
+    from rlpool.api.pettingzoo import make_pettingzoo as make_face
+
+    return make_face(task_id, **kwargs)
 
 
 def make_gym(task_id: str, **kwargs: Any) -> Any:

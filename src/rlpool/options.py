@@ -27,7 +27,7 @@ POOL_OPTIONS: dict[str, Any] = {
     "max_episode_steps": None,
     "autoreset_mode": "NextStep",
     "thread_affinity_offset": -1,
-    "max_num_players": 1,
+    "max_num_players": None,
     "gym_reset_return_info": True,
     "reward_threshold": None,
     "render_mode": None,

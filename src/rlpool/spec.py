@@ -75,8 +75,6 @@ class EnvSpec:
         mode = names.get(mode.replace("_", "").upper(), mode) if isinstance(mode, str) else mode
         if mode not in AUTORESET_MODES:
             raise ValueError(f"autoreset_mode must be one of {AUTORESET_MODES}, got {pool['autoreset_mode']!r}")
-        if pool["max_num_players"] != 1:
-            raise ValueError("max_num_players must be 1: rlpool's envs are single-player")
         offset = check_int("thread_affinity_offset", pool["thread_affinity_offset"], -1)
         if not isinstance(pool["gym_reset_return_info"], (bool, np.bool_)):
             raise TypeError(f"gym_reset_return_info must be a bool, got {pool['gym_reset_return_info']!r}")
@@ -131,6 +129,14 @@ class EnvSpec:
         }
         self.arrays = Arrays.from_core(_core.env_spec(t.env_type, env_config))
         """The arrays the task's env writes (observation, action, info), typed; every API face reads these."""
+        # EnvPool's option: the players of an env, all of which rlpool steps (it has no subsets of them).
+        players = self.arrays.agents
+        if pool["max_num_players"] not in (None, players) or isinstance(pool["max_num_players"], bool):
+            raise ValueError(
+                f"max_num_players must be {players} for {task_id} (its number of players), "
+                f"got {pool['max_num_players']!r}"
+            )
+        self.config["max_num_players"] = players
         self.config.update(self._render_options(pool, num_envs))
 
     def _render_options(self, pool: dict[str, Any], num_envs: int) -> dict[str, Any]:

@@ -56,9 +56,11 @@ class Trajectories:
             fields[name] = np.zeros(shape + leaf.shape, leaf.dtype)
             if same_step:
                 fields["final_" + name] = np.zeros(shape + leaf.shape, leaf.dtype)
-        fields["reward"] = np.zeros(shape, np.float64)
-        fields["terminated"] = np.zeros(shape, bool)
-        fields["truncated"] = np.zeros(shape, bool)
+        # A multi-agent env's rewards and flags have an agent axis.
+        agents = (env.spec.arrays.num_agents,) if env.spec.arrays.num_agents else ()
+        fields["reward"] = np.zeros(shape + agents, np.float64)
+        fields["terminated"] = np.zeros(shape + agents, bool)
+        fields["truncated"] = np.zeros(shape + agents, bool)
         fields["elapsed_step"] = np.zeros(shape, np.int32)
         return cls(fields)
 

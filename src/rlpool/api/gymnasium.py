@@ -177,6 +177,13 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
         return f"GymnasiumVectorEnv({self.spec.id}, num_envs={self.num_envs}, batch_size={self.batch_size})"
 
 
+def episode_over(terminated: np.ndarray, truncated: np.ndarray) -> np.ndarray:
+    """Per env, whether its episode is over: every agent terminated or truncated (a multi-agent env's flags
+    are ``[num_envs, num_agents]``; a single-agent env's ``[num_envs]``)."""
+    done = terminated | truncated
+    return done.all(axis=1) if done.ndim == 2 else done
+
+
 def unpack_final(result: tuple) -> None:
     """SameStep: turn the engine's final-row buffers into gymnasium's ``final_obs``/``final_info``, in place.
 
@@ -186,7 +193,7 @@ def unpack_final(result: tuple) -> None:
     """
     _, _, terminated, truncated, info = result
     final_obs, final_info = info.pop("_rlpool_final")
-    done = terminated | truncated
+    done = episode_over(terminated, truncated)
     if not done.any():
         return
     rows = np.flatnonzero(done)

@@ -62,7 +62,7 @@ POOL_OPTION_DOCS: dict[str, str] = {
     "max_episode_steps": "Steps after which an episode is truncated (None: the task's own limit).",
     "autoreset_mode": "When a finished env resets: " + ", ".join(f"`{m!r}`" for m in AUTORESET_MODES) + ".",
     "thread_affinity_offset": "Pin worker thread w to CPU core `offset + w` (-1: no pinning).",
-    "max_num_players": "EnvPool's option; always 1 (rlpool's envs are single-player).",
+    "max_num_players": "EnvPool's option: the players of an env (None: all of them; rlpool steps every player).",
     "gym_reset_return_info": "EnvPool's option: whether the old gym API's `reset()` also returns `info` "
     "(see `rlpool.compat.envpool_legacy`).",
     "reward_threshold": "The return at which the task counts as solved (None: the task's own).",

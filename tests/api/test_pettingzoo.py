@@ -1,0 +1,112 @@
+"""The PettingZoo faces (rlpool.make_pettingzoo) pass PettingZoo 1.27's own API, seed and max-cycles tests.
+
+Every multi-agent task is covered (found in the registry, so a new family is picked up with no edit here):
+the AEC face and the Parallel face each pass api_test / parallel_api_test and seed_test. PettingZoo's
+max_cycles_test samples any action, and a turn-based game ends at the first illegal one (pgx's penalty),
+so there it is checked with legal moves instead: every agent moves max_cycles times, then the game is cut.
+"""
+
+from __future__ import annotations
+
+import types
+import warnings
+
+import numpy as np
+import pytest
+
+import rlpool
+
+pettingzoo_test = pytest.importorskip("pettingzoo.test")
+
+MULTI = [t for t in rlpool.list_all_envs() if rlpool.make_spec(t).arrays.num_agents > 0]
+TURN = [t for t in MULTI if rlpool.make_spec(t).arrays.turn_based]
+SIMULTANEOUS = [t for t in MULTI if t not in TURN]
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> None:
+    # PettingZoo's tests warn about observations it finds odd (all-zero planes at a game's start).
+    warnings.filterwarnings("ignore", category=UserWarning, module="pettingzoo")
+
+
+@pytest.mark.parametrize("task_id", MULTI)
+def test_api(task_id: str) -> None:
+    env = rlpool.make_pettingzoo(task_id, parallel=False)
+    pettingzoo_test.api_test(env, num_cycles=100)
+    env.close()
+    par = rlpool.make_pettingzoo(task_id, parallel=True)
+    pettingzoo_test.parallel_api_test(par, num_cycles=100)
+    par.close()
+
+
+@pytest.mark.parametrize("task_id", MULTI)
+def test_seed(task_id: str) -> None:
+    pettingzoo_test.seed_test(lambda: rlpool.make_pettingzoo(task_id, parallel=False), num_cycles=100)
+    pettingzoo_test.parallel_seed_test(lambda: rlpool.make_pettingzoo(task_id, parallel=True), num_cycles=100)
+
+
+@pytest.mark.parametrize("task_id", SIMULTANEOUS)
+def test_max_cycles(task_id: str) -> None:
+    mod = types.SimpleNamespace(
+        env=lambda max_cycles: rlpool.make_pettingzoo(task_id, parallel=False, max_cycles=max_cycles),
+        parallel_env=lambda max_cycles: rlpool.make_pettingzoo(task_id, parallel=True, max_cycles=max_cycles),
+    )
+    pettingzoo_test.max_cycles_test(mod)
+
+
+def _play_legal(env, max_cycles: int, rng: np.random.Generator) -> np.ndarray:
+    env.reset(seed=1)
+    counts = np.zeros(len(env.possible_agents), int)
+    for agent in env.agent_iter():
+        counts[env.possible_agents.index(agent)] += 1
+        obs, _, terminated, truncated, _ = env.last()
+        action = None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+    return counts
+
+
+@pytest.mark.parametrize("task_id", [t for t in TURN if t in ("Go9x9-v1", "Chess-v1", "TicTacToe-v1", "Othello-v1")])
+def test_max_cycles_turn_based(task_id: str) -> None:
+    """max_cycles cycles of legal moves, then every agent's dead step: as max_cycles_test counts them."""
+    rng = np.random.default_rng(0)
+    cycles = 2
+    env = rlpool.make_pettingzoo(task_id, parallel=False, max_cycles=cycles)
+    counts = _play_legal(env, cycles, rng)  # no game of these ends within 2 moves per player
+    assert (counts == cycles + 1).all() and env.agents == []
+
+
+def test_single_agent_task_refused() -> None:
+    with pytest.raises(ValueError, match="single-agent"):
+        rlpool.make_pettingzoo("CartPole-v1")
+
+
+@pytest.mark.parametrize("task_id", TURN[:1])
+def test_bad_actions(task_id: str) -> None:
+    env = rlpool.make_pettingzoo(task_id)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="not None"):
+        env.step(None)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(10**6)
+    par = rlpool.make_pettingzoo(task_id, parallel=True)
+    par.reset(seed=0)
+    with pytest.raises(ValueError, match="missing"):
+        par.step({})
+    with pytest.raises(ValueError, match="unknown"):
+        par.step({a: 0 for a in par.agents} | {"nobody": 0})
+    with pytest.raises(ValueError, match="fixed"):
+        rlpool.make_pettingzoo(task_id, num_envs=2)
+    with pytest.raises(ValueError, match="max_cycles"):
+        rlpool.make_pettingzoo(task_id, max_cycles=0)
+
+
+def test_illegal_move_ends_game_with_penalty() -> None:
+    """pgx's rule: an illegal move ends the game, the mover gets -1 and the other player +1."""
+    env = rlpool.make_pettingzoo("TicTacToe-v1")
+    env.reset(seed=0)
+    first = env.agent_selection
+    env.step(4)
+    second = env.agent_selection
+    env.step(4)  # taken
+    assert env.terminations == {first: True, second: True}
+    assert env.rewards == {first: 1.0, second: -1.0}
