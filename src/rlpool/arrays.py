@@ -160,8 +160,8 @@ class Arrays:
             render_any_size=bool(d["render_any_size"]),
             render_cameras=int(d["render_cameras"]),
             render_fps=float(d["render_fps"]),
-            num_agents=int(d["num_agents"]),
-            turn_based=bool(d["turn_based"]),
+            num_agents=int(d.get("num_agents", 0)),
+            turn_based=bool(d.get("turn_based", False)),
         )
 
     @property

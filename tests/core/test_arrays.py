@@ -48,7 +48,9 @@ def test_every_task_has_typed_arrays_matching_its_spaces() -> None:
         arrays = spec.arrays
         space = spec.observation_space
         if arrays.obs_kind == "array":
-            assert space.dtype == arrays.obs[0].dtype and space.shape == arrays.obs[0].shape, task_id
+            # A bool array's space is MultiBinary (int8, as EnvPool and gymnasium have it), which holds bools.
+            dtype = np.dtype(np.int8) if arrays.obs[0].dtype == np.bool_ else arrays.obs[0].dtype
+            assert space.dtype == dtype and space.shape == arrays.obs[0].shape, task_id
         elif arrays.obs_kind == "dict":  # an entry per leaf, nested Dicts for "outer.inner" names
             leaves = [(k, i) for k, s in space.spaces.items()
                       for i in (s.spaces if isinstance(s, spaces.Dict) else [None])]

@@ -146,7 +146,7 @@ def lockstep(
                 fresh = v_init(jax.random.split(sub, batch))
                 pick = jnp.asarray(started)
                 states = jax.tree_util.tree_map(
-                    lambda f, s: jnp.where(pick.reshape((-1,) + (1,) * (s.ndim - 1)), f, s), fresh, states
+                    lambda f, s, pick=pick: jnp.where(pick.reshape((-1,) + (1,) * (s.ndim - 1)), f, s), fresh, states
                 )
                 host = jax.device_get(states)
                 for i in np.flatnonzero(started):

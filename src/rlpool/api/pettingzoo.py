@@ -52,7 +52,7 @@ def make_pettingzoo(
     arrays = probe.arrays
     if arrays.num_agents == 0:
         raise ValueError(
-            f"{task_id} is a single-agent task: use rlpool.make_gymnasium (PettingZoo's faces are for multi-agent tasks)"
+            f"{task_id} is a single-agent task: use rlpool.make_gymnasium (PettingZoo faces are for multi-agent ones)"
         )
     if parallel is None:
         parallel = not arrays.turn_based
@@ -75,7 +75,7 @@ def agent_space(a: ArraySpec) -> spaces.Space:
     """The space of one agent's slice of an observation entry with the agent axis first.
 
     A bool entry is a bool ``Box`` (PettingZoo's api_test holds an observation's dtype to its space's,
-    and ``MultiBinary``'s is int8).
+    and ``MultiBinary``'s, what the vector face shows as EnvPool does, is int8).
     """
     one = dataclasses.replace(a, shape=a.shape[1:], low=a.low[0], high=a.high[0])
     if one.dtype == np.bool_:

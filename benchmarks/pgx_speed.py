@@ -1,0 +1,135 @@
+"""PGX games: rlpool beside pgx's own ``jax.vmap`` step and EnvPool 1.2.7, one run, rounds taken in turns.
+
+Each peer plays ``--num-envs`` games at once with uniformly random legal moves and restarts a game when it
+ends, for ``--seconds`` per round; the table gives the best round's moves per second and rlpool's ratio.
+
+- rlpool: the sync vector face (NextStep autoreset); actions drawn with numpy from ``legal_action_mask``.
+- pgx 2.6.0: one ``jax.jit`` of ``jax.vmap``-ed step, the legal-move draw (``jax.random``) and the restart of
+  finished games (``jnp.where`` with fresh ``init`` states) inside it -- pgx's fastest loop, no Python per move.
+- EnvPool 1.2.7 (its wheels are for CPython 3.12-3.14): this script run by ``--envpool-python`` (a 3.13
+  interpreter with ``pip install envpool==1.2.7``) as a child process, stepped as rlpool is.
+
+    python benchmarks/pgx_speed.py --envpool-python /tmp/v313/bin/python
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+TASKS = {"Go19x19-v1": "go_19x19", "Chess-v1": "chess", "ConnectFour-v1": "connect_four"}
+
+
+def pool_rate(make, task: str, num_envs: int, threads: int, seconds: float) -> float:
+    """Moves per second of a sync pool (rlpool's or EnvPool's gymnasium face)."""
+    env = make(task, num_envs=num_envs, num_threads=threads, seed=0)
+    rng = np.random.default_rng(0)
+    _, info = env.reset()
+    moves = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(20):
+            mask = info["legal_action_mask"]
+            action = (rng.random(mask.shape) + mask).argmax(axis=1)
+            _, _, _, _, info = env.step(action)
+        moves += 20 * num_envs
+    rate = moves / (time.perf_counter() - t0)
+    env.close()
+    return rate
+
+
+def pgx_rate(name: str, num_envs: int, seconds: float) -> float:
+    """Moves per second of pgx's jitted, vmapped loop (action draw and restarts inside the jit)."""
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    import jax
+    import jax.numpy as jnp
+    import pgx
+
+    env = pgx.make(name)
+    init, step = jax.vmap(env.init), jax.vmap(env.step)
+
+    @jax.jit
+    def play(states, key):
+        key, k_act, k_step, k_init = jax.random.split(key, 4)
+        logits = jnp.where(states.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(k_act, logits, axis=1)
+        states = step(states, action, jax.random.split(k_step, num_envs))
+        fresh = init(jax.random.split(k_init, num_envs))
+        done = states.terminated | states.truncated
+        states = jax.tree_util.tree_map(
+            lambda f, s: jnp.where(done.reshape((-1,) + (1,) * (s.ndim - 1)), f, s), fresh, states
+        )
+        return states, key
+
+    key = jax.random.PRNGKey(0)
+    states = jax.jit(init)(jax.random.split(key, num_envs))
+    states, key = play(states, key)  # compile
+    jax.block_until_ready(states)
+    moves = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(20):
+            states, key = play(states, key)
+        jax.block_until_ready(states)
+        moves += 20 * num_envs
+    return moves / (time.perf_counter() - t0)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--num-envs", type=int, default=64)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--seconds", type=float, default=3.0)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--tasks", default=",".join(TASKS))
+    p.add_argument("--envpool-python", default=None, help="a Python 3.12+ with envpool==1.2.7")
+    p.add_argument("--peer", choices=("rlpool", "pgx", "envpool"), default=None, help=argparse.SUPPRESS)
+    args = p.parse_args()
+    tasks = args.tasks.split(",")
+    if args.peer:  # a child: one round of one peer on one task, printed as JSON
+        task = tasks[0]
+        if args.peer == "rlpool":
+            import rlpool
+
+            rate = pool_rate(rlpool.make_gymnasium, task, args.num_envs, args.threads, args.seconds)
+        elif args.peer == "envpool":
+            import envpool
+
+            rate = pool_rate(envpool.make_gymnasium, task, args.num_envs, args.threads, args.seconds)
+        else:
+            rate = pgx_rate(TASKS[task], args.num_envs, args.seconds)
+        print(json.dumps({"rate": rate}))
+        return
+    peers = {"rlpool": sys.executable, "pgx": sys.executable}
+    if args.envpool_python:
+        peers["envpool"] = args.envpool_python
+    best: dict[tuple[str, str], float] = {}
+    for _ in range(args.rounds):
+        for task in tasks:
+            for peer, python in peers.items():
+                out = subprocess.run(
+                    [python, __file__, "--peer", peer, "--tasks", task, "--num-envs", str(args.num_envs),
+                     "--threads", str(args.threads), "--seconds", str(args.seconds)],
+                    capture_output=True, text=True, check=True,
+                )
+                rate = json.loads(out.stdout.strip().splitlines()[-1])["rate"]
+                best[(task, peer)] = max(best.get((task, peer), 0.0), rate)
+    print(f"{args.num_envs} games, {args.threads} threads, best of {args.rounds} rounds of {args.seconds:.0f} s, "
+          f"moves per second")
+    print("| task | rlpool | pgx vmap | EnvPool 1.2.7 | rlpool / pgx | rlpool / EnvPool |")
+    print("|---|---|---|---|---|---|")
+    for task in tasks:
+        r, g = best[(task, "rlpool")], best[(task, "pgx")]
+        e = best.get((task, "envpool"))
+        print(f"| {task} | {r:,.0f} | {g:,.0f} | {'-' if e is None else f'{e:,.0f}'} | {r / g:.1f}x | "
+              f"{'-' if e is None else f'{r / e:.2f}x'} |")
+
+
+if __name__ == "__main__":
+    main()
