@@ -54,11 +54,14 @@ def _dict_space(tree: dict[str, Any]) -> spaces.Dict:
 
 
 def action_space(arrays: Arrays) -> spaces.Space:
-    """Single-env action space: Discrete(n), or a Box of the task's dtype.
+    """Single-env action space: Discrete(n) (MultiDiscrete, one per agent, for a simultaneous multi-agent
+    env), or a Box of the task's dtype.
 
     The dtype is float32 for gymnasium's tasks, float64 for dm_control's.
     """
     if arrays.discrete_action:
+        if arrays.action.shape:
+            return spaces.MultiDiscrete(np.full(arrays.action.shape, arrays.num_actions), dtype=np.int64)
         return spaces.Discrete(arrays.num_actions)
     dtype = arrays.action.dtype
     low, high = _bounds(arrays.action, dtype)

@@ -187,6 +187,8 @@ def layout(parts: Sequence[Part], spec: EnvSpec, *, action: bool) -> tuple[list[
     if not mine:
         return [], ""
     space = spec.action_space if action else spec.observation_space
+    if action and isinstance(space, spaces.MultiDiscrete) and len(set(space.nvec.flat)) == 1:
+        space = spaces.Discrete(int(space.nvec.flat[0]))  # one per agent: the parts describe each agent's
     discrete_action = action and isinstance(space, spaces.Discrete)
     if discrete_action:
         bounds: list[tuple[str, str]] | None = [("", "")] * int(space.n)
