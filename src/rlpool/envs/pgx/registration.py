@@ -6,7 +6,7 @@ EnvPool's 2**31 - 1 steps.
 
 from __future__ import annotations
 
-from rlpool.registry import _ENV_TYPES, register
+from rlpool.registry import register
 
 NO_LIMIT = 2**31 - 1
 
@@ -17,11 +17,6 @@ GAMES: dict[str, tuple[str, dict]] = {
     "Othello-v1": ("Othello", {}),
     "KuhnPoker-v1": ("KuhnPoker", {}),
     "LeducHoldem-v1": ("LeducHoldem", {}),
-    "Play2048-v1": ("Play2048", {}),
-    "AnimalShogi-v1": ("AnimalShogi", {}),
-    "Backgammon-v1": ("Backgammon", {}),
-    "Chess-v1": ("Chess", {}),
-    "GardnerChess-v1": ("GardnerChess", {}),
     "Shogi-v1": ("Shogi", {}),
     "SparrowMahjong-v1": ("SparrowMahjong", {}),
     "Go9x9-v1": ("Go", {"board_size": 9}),
@@ -33,5 +28,4 @@ GAMES: dict[str, tuple[str, dict]] = {
 }
 
 for _task_id, (_env_type, _options) in GAMES.items():
-    if _env_type in _ENV_TYPES:  # WIP: games are being ported one by one
-        register(_task_id, _env_type, max_episode_steps=NO_LIMIT, **_options)
+    register(_task_id, _env_type, max_episode_steps=NO_LIMIT, **_options)
