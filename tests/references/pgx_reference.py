@@ -24,6 +24,12 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 import rlpool  # noqa: E402
+from rlpool.cache import cache_root  # noqa: E402
+
+# pgx's games take seconds to compile (Shogi, Mahjong: half a minute): compiled steps are kept on disk,
+# so that a second test of a game, or a second run, loads them.
+jax.config.update("jax_compilation_cache_dir", str(cache_root() / "references" / "jax-cache"))
+jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.5)
 
 MAX_PLAYERS = 4  # rlpool's pgx_env.h kMaxPlayers
 
@@ -59,11 +65,32 @@ class Mismatch(AssertionError):
     """rlpool and pgx disagree: names the task, step, env and what differs."""
 
 
-def _observe_all(env: Any) -> Callable[[Any], Any]:
-    players = env.num_players
-    if players == 1:
-        return jax.jit(jax.vmap(lambda s: env._observe(s, s.current_player)))
-    return jax.jit(jax.vmap(lambda s: jnp.stack([env._observe(s, jnp.int32(p)) for p in range(players)])))
+def _settings(obj: Any) -> tuple:
+    """What tells two pgx envs of one class apart: their plain settings (a Go board's size and komi)."""
+    plain = (int, float, str, bool, type(None))
+    items = []
+    for name, value in sorted(vars(obj).items()):
+        if isinstance(value, plain):
+            items.append((name, value))
+        elif hasattr(value, "__dict__") and not callable(value):
+            items.append((name, _settings(value)))
+    return tuple(items)
+
+
+_COMPILED: dict[tuple, tuple[Any, Any, Any]] = {}
+
+
+def compiled(env: Any) -> tuple[Callable, Callable, Callable]:
+    """``(init, step, observe_all)`` of a pgx env, vmapped and jitted once per kind of env in this process."""
+    key = (type(env), _settings(env))
+    if key not in _COMPILED:
+        players = env.num_players
+        if players == 1:
+            observe = jax.jit(jax.vmap(lambda s: env._observe(s, s.current_player)))
+        else:
+            observe = jax.jit(jax.vmap(lambda s: jnp.stack([env._observe(s, jnp.int32(p)) for p in range(players)])))
+        _COMPILED[key] = (jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step)), observe)
+    return _COMPILED[key]
 
 
 def lockstep(
@@ -84,9 +111,7 @@ def lockstep(
     ``policy(rng, legal_mask_batch)`` picks the actions (default: uniform over the legal moves).
     """
     stochastic = before_step is not None
-    v_init = jax.jit(jax.vmap(env.init))
-    v_step = jax.jit(jax.vmap(env.step))
-    observe = _observe_all(env)
+    v_init, v_step, observe = compiled(env)
     rng = np.random.default_rng(seed)
     key = jax.random.PRNGKey(seed)
     pool = rlpool.make_gymnasium(task_id, num_envs=batch, seed=seed, **options)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import functools
 import itertools
-from typing import Any
 
+import jax
 import numpy as np
 import pgx_reference
 import pytest
@@ -27,40 +26,6 @@ SEATINGS = list(itertools.permutations(range(3)))
 ENV = pgx.make("sparrow_mahjong")
 
 
-class _CompiledOnce:
-    """``jax`` as pgx_reference uses it, but ``jit(vmap(f))`` of the same ``f`` is one function, compiled once.
-
-    pgx_reference jits pgx's init, step and observe anew on each lockstep run; compiling pgx's Sparrow Mahjong
-    takes ~25 s on one core, more than the rest of this file. With this wrapper the runs here (all at one batch
-    size) compile it once.
-    """
-
-    def __init__(self, jax: Any) -> None:
-        self._jax = jax
-        self._vmapped: dict[Any, Any] = {}
-        self._jitted: dict[Any, Any] = {}
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._jax, name)
-
-    def vmap(self, f: Any) -> Any:
-        return self._vmapped.setdefault(f, self._jax.vmap(f))
-
-    def jit(self, f: Any) -> Any:
-        return self._jitted.setdefault(f, self._jax.jit(f))
-
-
-COMPILED = _CompiledOnce(pgx_reference.jax)
-OBSERVE_ALL = functools.cache(pgx_reference._observe_all)
-
-
-@pytest.fixture
-def compiled_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """pgx_reference's lockstep with pgx's functions compiled once for the whole module."""
-    monkeypatch.setattr(pgx_reference, "jax", COMPILED)
-    monkeypatch.setattr(pgx_reference, "_observe_all", OBSERVE_ALL)
-
-
 def encode(s) -> bytes:
     """rlpool's SparrowMahjong state (int8 each): hands 3x11, red doras 3x11, rivers 3x10, wall 44, seats 3,
     turn, last discard, draw index, dora."""
@@ -69,7 +34,6 @@ def encode(s) -> bytes:
     return header(s) + b"".join(np.asarray(a, np.int8).tobytes() for a in arrays) + np.int8(scalars).tobytes()
 
 
-@pytest.mark.usefixtures("compiled_once")
 def test_sparrow_mahjong_matches_pgx() -> None:
     stats = lockstep("SparrowMahjong-v1", ENV, encode, games=GAMES, batch=BATCH, seed=5)
     assert stats.games >= GAMES and stats.illegal > 0
@@ -77,7 +41,6 @@ def test_sparrow_mahjong_matches_pgx() -> None:
     assert {0.0, 2.0} <= set(stats.terminal_rewards) and len(stats.terminal_rewards) > 5
 
 
-@pytest.mark.usefixtures("compiled_once")
 def test_comparison_can_fail() -> None:
     """Games whose wall beyond the hands is reversed (the draws differ) are caught."""
 
@@ -155,8 +118,8 @@ def test_deals_follow_pgx() -> None:
     """rlpool's walls and seatings have pgx's law: tile types by wall position and the seatings match pgx's
     own inits, and neither deals a tenhou (pgx redeals it)."""
     walls, seats = _rlpool_deals(DEALS)
-    init = COMPILED.jit(COMPILED.vmap(ENV.init))  # lockstep's, at its batch size
-    keys = COMPILED.random.split(COMPILED.random.PRNGKey(32), DEALS).reshape(-1, BATCH, 2)
+    init = pgx_reference.compiled(ENV)[0]  # lockstep's, at its batch size
+    keys = jax.random.split(jax.random.PRNGKey(32), DEALS).reshape(-1, BATCH, 2)
     states = [init(k) for k in keys]
     pgx_walls = np.concatenate([np.asarray(s._wall) for s in states]).astype(np.int64)
     pgx_seats = np.concatenate([np.asarray(s._shuffled_players) for s in states])
