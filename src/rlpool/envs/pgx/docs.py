@@ -36,6 +36,7 @@ pgx 2.6.0's games (sotetsuk/pgx, JAX), ported to C++ by EnvPool 1.2.7's ids: tur
 multi-agent API (docs/multi_agent.md). Observations are pgx's feature planes for every player, each from
 its own side (`[num_envs, num_players, ...]`); the action is the move of `info["current_player"]`;
 `info["legal_action_mask"]` marks the legal moves; rewards, `terminated` and `truncated` are per player.
+Play2048 has one player and is a plain single-agent task with the same info.
 
 Like pgx: an illegal move ends the game at once, the mover getting the game's penalty (-1; Backgammon -3)
 and every other player `-penalty * (num_players - 1)`; once a game is over every action is legal (the mask
@@ -62,6 +63,16 @@ after `max_terminal_steps` moves (0: pgx's `board_size**2 * 2`). `rules="chinese
                   reward="The chips won or lost at the end."),
             _game("LeducHoldem", "LeducHoldem", "Leduc hold'em: six cards, two betting rounds, a public card.",
                   "pgx's encoding (34 bool).", reward="The chips won or lost at the end."),
+            _game("Play2048", "Play2048", "2048 on a 4 x 4 board: slide, merge, a new tile after every move.",
+                  "4 x 4 x 31 bool: one plane per tile exponent.",
+                  reward="The sum of the tiles merged by the move.",
+                  starting_state="Two tiles (2 with probability 0.9, else 4) on random cells, as pgx draws them.",
+                  termination="Terminates when no move changes the board, or at once on an illegal move."),
+            _game("Backgammon", "Backgammon", """
+Backgammon with pgx's 6 x 26 action encoding (a checker's source point and die); the dice are rolled after
+every turn. pgx's rules, looser than tournament backgammon's: no rule to use both dice or the larger one.""",
+                  "pgx's encoding (34 int32).",
+                  reward="1, 2 or 3 (single game, gammon, backgammon) to the winner, the negative to the loser."),
             _game("Shogi", "Shogi", "Shogi on 9 x 9 with drops, as pgx has it.", "pgx's 9 x 9 x 119 bool planes."),
             _game("SparrowMahjong", "SparrowMahjong", "Sparrow mahjong for three players (bamboo tiles only).",
                   "pgx's encoding (11 x 15 bool).", reward="pgx's scores at the end of a hand."),

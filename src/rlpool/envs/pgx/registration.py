@@ -17,6 +17,8 @@ GAMES: dict[str, tuple[str, dict]] = {
     "Othello-v1": ("Othello", {}),
     "KuhnPoker-v1": ("KuhnPoker", {}),
     "LeducHoldem-v1": ("LeducHoldem", {}),
+    "Play2048-v1": ("Play2048", {}),
+    "Backgammon-v1": ("Backgammon", {}),
     "Shogi-v1": ("Shogi", {}),
     "SparrowMahjong-v1": ("SparrowMahjong", {}),
     "Go9x9-v1": ("Go", {"board_size": 9}),
