@@ -19,6 +19,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import numpy as np
 
 import rlpool
@@ -141,7 +142,10 @@ def is_discrete(space: Any) -> bool:
 
 
 def sample_actions(rng: np.random.Generator, task_id: str, space: Any, n: int) -> np.ndarray:
-    """``n`` valid actions for ``task_id``: int64 for Discrete spaces, float32 inside a Box."""
+    """``n`` valid actions for ``task_id``: int64 for Discrete spaces (and one per agent for a MultiDiscrete),
+    float32 inside a Box."""
+    if isinstance(space, gymnasium.spaces.MultiDiscrete):
+        return rng.integers(0, space.nvec, size=(n, *space.shape), dtype=np.int64)
     if is_discrete(space):
         low, high = ACTION_RANGES.get(task_id, (int(space.start), int(space.start + space.n - 1)))
         return rng.integers(low, high + 1, size=n, dtype=np.int64)

@@ -61,8 +61,10 @@ def make_gymnasium(task_id: str, **kwargs: Any) -> Any:
 
 
 def make_pettingzoo(task_id: str, **kwargs: Any) -> Any:
-    """One env of a multi-agent task as PettingZoo's ``AECEnv`` (turn-based) or ``ParallelEnv`` (needs
-    ``rlpool[pettingzoo]``); see ``rlpool.api.pettingzoo``."""
+    """One env of a multi-agent task as PettingZoo's ``AECEnv`` (turn-based) or ``ParallelEnv``.
+
+    Needs ``rlpool[pettingzoo]``; see ``rlpool.api.pettingzoo``.
+    """
     from rlpool.api.pettingzoo import make_pettingzoo as make_face
 
     return make_face(task_id, **kwargs)

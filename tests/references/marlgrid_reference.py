@@ -1,6 +1,6 @@
 """EnvPool 1.2.7's envpool.marlgrid as the reference for rlpool's MARLGrid, run in a child Python.
 
-EnvPool 1.2.7 needs a Python of its own (``RLPOOL_ENVPOOL127_PYTHON``, default ``/tmp/v313/bin/python``): the
+EnvPool 1.2.7 needs a Python of its own (``envpool127.envpool_python()``, a cached CPython 3.13 virtualenv): the
 child makes the same id twice with the same seed -- once with pixel observations, once with
 ``observation_format="full_matrix"`` (the whole grid, which EnvPool's info does not give) -- steps both with
 the parent's actions and writes every observation, reward, flag and the agents' positions and directions to
@@ -13,16 +13,14 @@ their ids are a caller's guess (``bonus_order``).
 from __future__ import annotations
 
 import json
-import os
 import struct
 import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
 
+import envpool127
 import numpy as np
-
-ENVPOOL_PYTHON = os.environ.get("RLPOOL_ENVPOOL127_PYTHON", "/tmp/v313/bin/python")
 
 # Kinds in rlpool's state (marlgrid_env.h) by EnvPool's full-matrix channel (empty, wall, goal, bonus, lava).
 _KIND_OF_CHANNEL = np.array([0, 1, 2, 4, 3], dtype=np.uint8)
@@ -65,15 +63,7 @@ for job in json.load(open(sys.argv[1])):
 
 def envpool_missing() -> str | None:
     """Why EnvPool 1.2.7 cannot be run here (naming what is missing), or None."""
-    if not Path(ENVPOOL_PYTHON).exists():
-        return f"EnvPool 1.2.7's Python {ENVPOOL_PYTHON} is missing (set RLPOOL_ENVPOOL127_PYTHON)"
-    probe = subprocess.run([ENVPOOL_PYTHON, "-c", "import envpool; print(envpool.__version__)"],
-                           capture_output=True, text=True, timeout=120)
-    if probe.returncode != 0:
-        return f"envpool cannot be imported by {ENVPOOL_PYTHON}: {probe.stderr.strip()[-300:]}"
-    if probe.stdout.strip() != "1.2.7":
-        return f"{ENVPOOL_PYTHON} has envpool {probe.stdout.strip()}, not 1.2.7"
-    return None
+    return envpool127.missing()
 
 
 def run_envpool(task_id: str, num_envs: int, seed: int, actions: np.ndarray | None = None,
@@ -100,8 +90,8 @@ def run_envpool_jobs(jobs: dict[str, dict[str, Any]]) -> dict[str, dict[str, np.
                           "options": job.get("options", {}), "actions": act_path, "out": str(Path(tmp) / f"{j}.npz"),
                           "name": name})
         (Path(tmp) / "jobs.json").write_text(json.dumps(specs))
-        done = subprocess.run([ENVPOOL_PYTHON, "-c", _CHILD, str(Path(tmp) / "jobs.json")], capture_output=True,
-                              text=True, timeout=1800, cwd=tmp)
+        child = [str(envpool127.envpool_python()), "-c", _CHILD, str(Path(tmp) / "jobs.json")]
+        done = subprocess.run(child, capture_output=True, text=True, timeout=1800, cwd=tmp)
         if done.returncode != 0:
             raise RuntimeError(f"EnvPool's child failed:\n{done.stderr[-2000:]}")
         results = {}

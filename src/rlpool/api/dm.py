@@ -82,12 +82,16 @@ class DmEnv(PoolOwner, dm_env.Environment):
         return dm_action_spec(self.spec.arrays, np.int64)
 
     def reward_spec(self) -> specs.Array:
-        """Per-env reward spec."""
-        return specs.Array((), np.float64, name="reward")
+        """Per-env reward spec (one per agent for a multi-agent task)."""
+        return specs.Array(self._agent_shape(), np.float64, name="reward")
 
     def discount_spec(self) -> specs.BoundedArray:
-        """Per-env discount spec: float64, as dm_env's default and dm_control's."""
-        return specs.BoundedArray((), np.float64, 0.0, 1.0, name="discount")
+        """Per-env discount spec: float64, as dm_env's and dm_control's (one per agent for a multi-agent task)."""
+        return specs.BoundedArray(self._agent_shape(), np.float64, 0.0, 1.0, name="discount")
+
+    def _agent_shape(self) -> tuple[int, ...]:
+        agents = self.spec.arrays.num_agents
+        return (agents,) if agents else ()
 
     def close(self) -> None:
         """Stop the worker threads; calling it again does nothing."""

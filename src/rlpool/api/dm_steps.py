@@ -37,12 +37,14 @@ class StepTypes:
         own_discount = info.pop("_rlpool_discount", None)
         env_id = info["env_id"]
         done = terminated | truncated
+        if done.ndim == 2:  # a multi-agent env: its episode is over once every agent is done
+            done = done.all(axis=1)
         first = (info["elapsed_step"] == 0) | self._after_last[env_id]
         self._after_last[env_id] = done
         # A reset row is never done, so FIRST (0) / MID (1) / LAST (2) is "not first" + done.
         step_type = (~first).astype(np.int32)
         step_type += done
-        discount = (~terminated).astype(self._discount_dtype)
+        discount = (~terminated).astype(self._discount_dtype)  # per agent where there are agents
         if own_discount is not None:
             discount *= own_discount
         return step_type, discount

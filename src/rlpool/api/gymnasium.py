@@ -178,8 +178,10 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
 
 
 def episode_over(terminated: np.ndarray, truncated: np.ndarray) -> np.ndarray:
-    """Per env, whether its episode is over: every agent terminated or truncated (a multi-agent env's flags
-    are ``[num_envs, num_agents]``; a single-agent env's ``[num_envs]``)."""
+    """Per env, whether its episode is over: every agent terminated or truncated.
+
+    A multi-agent env's flags are ``[num_envs, num_agents]``; a single-agent env's ``[num_envs]``.
+    """
     done = terminated | truncated
     return done.all(axis=1) if done.ndim == 2 else done
 

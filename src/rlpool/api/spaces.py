@@ -54,8 +54,7 @@ def _dict_space(tree: dict[str, Any]) -> spaces.Dict:
 
 
 def action_space(arrays: Arrays) -> spaces.Space:
-    """Single-env action space: Discrete(n) (MultiDiscrete, one per agent, for a simultaneous multi-agent
-    env), or a Box of the task's dtype.
+    """Single-env action space: Discrete(n) (a MultiDiscrete for a simultaneous multi-agent env), or a Box.
 
     The dtype is float32 for gymnasium's tasks, float64 for dm_control's.
     """

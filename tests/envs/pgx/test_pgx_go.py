@@ -1,7 +1,7 @@
 """Go beside pgx 2.6.0's go (rules="pgx"), move by move, and beside EnvPool 1.2.7's Go (both rules).
 
 EnvPool 1.2.7 ships with a wheel for other Pythons than this one, so that comparison runs it in a child
-interpreter (``RLPOOL_ENVPOOL_PYTHON``, default /tmp/v313/bin/python, with envpool 1.2.7 installed): the child
+interpreter (``envpool127.envpool_python()``: a cached CPython 3.13 virtualenv with envpool 1.2.7): the child
 plays random games and prints, per step, the action and every output; rlpool replays the actions and compares.
 It is skipped where no such interpreter is found.
 """
@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import struct
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
+from envpool127 import envpool_python
 from lane import FULL
 from pgx_reference import Mismatch, header, lockstep
 
@@ -109,7 +108,6 @@ def header_of_new_game() -> bytes:
 
 # ---- EnvPool 1.2.7, in a child interpreter -------------------------------------------------------------------
 
-ENVPOOL_PYTHON = Path(os.environ.get("RLPOOL_ENVPOOL_PYTHON", "/tmp/v313/bin/python"))
 INFO = ("board", "ko", "is_psk", "consecutive_pass_count", "black_area", "white_area")
 
 # The child: random games of one task; for ChineseGo a pgx-rules twin in lockstep shows the moves that the
@@ -171,20 +169,6 @@ for task, games in args["tasks"]:
 """
 
 
-def envpool_missing() -> str | None:
-    if not ENVPOOL_PYTHON.exists():
-        return f"no interpreter with EnvPool 1.2.7 at {ENVPOOL_PYTHON} (set RLPOOL_ENVPOOL_PYTHON)"
-    probe = subprocess.run(
-        [str(ENVPOOL_PYTHON), "-c", "import envpool; print(envpool.__version__)"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    if probe.returncode != 0 or probe.stdout.strip() != "1.2.7":
-        return f"{ENVPOOL_PYTHON} has no EnvPool 1.2.7 ({(probe.stdout + probe.stderr).strip()[-200:]})"
-    return None
-
-
 def _ours(obs, info, reward=None, terminated=None) -> dict:
     out = {k: np.asarray(info[k][0]).tolist() for k in INFO}
     out["current_player"] = int(info["current_player"][0])
@@ -213,11 +197,9 @@ ENVPOOL_CASES = {
 
 def test_go_matches_envpool() -> None:
     """Every output and info entry of EnvPool 1.2.7's Go (ChineseGo: superko in the legal mask), step by step."""
-    missing = envpool_missing()
-    if missing is not None:
-        pytest.skip(missing)
+    python = envpool_python()
     args = json.dumps({"tasks": list(ENVPOOL_CASES.items()), "seed": 7, "illegal_rate": 0.003})
-    run = subprocess.run([str(ENVPOOL_PYTHON), "-c", DRIVER, args], capture_output=True, text=True, timeout=1800)
+    run = subprocess.run([str(python), "-c", DRIVER, args], capture_output=True, text=True, timeout=1800)
     assert run.returncode == 0, run.stderr[-2000:]
     games = [json.loads(line) for line in run.stdout.splitlines()]
     for task_id, count in ENVPOOL_CASES.items():

@@ -213,6 +213,13 @@ def resolve_spec(
         )
     num_threads = opts.get("num_threads", 0)
     rl = RlpoolEnvSpec(target, seed=pool_seed, gym_reset_return_info=bool(return_info), **opts)
+    if rl.arrays.num_agents:
+        # EnvPool 1.2.7 flattens players into the batch axis (obs [num_envs * players, ...], info["players"]);
+        # this layer speaks EnvPool 1.2.5's API, which has no multi-player task.
+        raise EnvPoolError(
+            f"{task_id} has {rl.arrays.num_agents} players: the EnvPool layer has no multi-player layout; use "
+            "rlpool.make_gymnasium (an agent axis: obs [num_envs, players, ...]) or rlpool.make_pettingzoo"
+        )
     c = rl.config
     config: dict[str, Any] = {
         "num_envs": c["num_envs"],
