@@ -19,6 +19,8 @@ GAMES: dict[str, tuple[str, dict]] = {
     "LeducHoldem-v1": ("LeducHoldem", {}),
     "Play2048-v1": ("Play2048", {}),
     "Backgammon-v1": ("Backgammon", {}),
+    "AnimalShogi-v1": ("AnimalShogi", {}),
+    "GardnerChess-v1": ("GardnerChess", {}),
     "Shogi-v1": ("Shogi", {}),
     "SparrowMahjong-v1": ("SparrowMahjong", {}),
     "Go9x9-v1": ("Go", {"board_size": 9}),
