@@ -9,10 +9,18 @@
 // for moves (8 directions), (8 + piece) * 12 + square for drops.
 // The game ends when the side to move has no legal move (it loses, -1/+1), when
 // the mover's lion reaches the far rank (the mover wins; pgx ends it at once),
-// on a third repetition by pgx's zobrist hash (0 each; the hash keeps pgx's
-// quirks: a capture hashed at the from square, the hand keys clamped, and a
-// history entry counts when either of its two words matches), or after 256
-// steps (0 each).
+// on a third repetition by a zobrist hash updated and compared as pgx's is (0
+// each; pgx's quirks kept: a capture hashed at the from square, the hand keys
+// clamped, and a history entry counts when either of its two words matches), or
+// after 256 steps (0 each).
+// The hash keys are rlpool's own, not pgx's (jax.random draws): splitmix64 from a
+// fixed seed at compile time, in pgx's layout (two 31-bit words a key; the start
+// hash one more key, as pgx's is a literal constant, not made from its keys). A game's
+// hashes are compared only with each other (and with pgx's zero for unused
+// slots), and which words of them are equal depends only on the keys each move
+// XORs in, so repetitions are pgx's exactly, but for a hash collision that one of
+// the two has and the other not (about 2^-30 a comparison: either 31-bit word).
+// The hash values, and so the state bytes, differ from pgx's.
 // The first player is drawn with probability 1/2 each (pgx: jax.random.bernoulli);
 // nothing else is random.
 // Observation: pgx's 4 x 3 x 194 float32 planes per player: 8 positions of
@@ -39,53 +47,58 @@ constexpr int kActions = 132;
 constexpr int kPlanes = 194;
 constexpr int kMaxSteps = 256;  // pgx's MAX_TERMINATION_STEPS
 constexpr int kHashSlots = kMaxSteps + 1;
-constexpr std::uint64_t kInitHash = 0x236690d50df0c4a4ULL;  // pgx's initial _zobrist_hash, words (low, high)
 constexpr std::array<std::int8_t, 12> kInitBoard = {6, -1, -1, 2, 8, 5, 0, 3, 7, -1, -1, 1};
 enum : std::int8_t { kEmpty = -1, kChick = 0, kElephant = 1, kGiraffe = 2, kLion = 3, kHen = 4 };
 
-// pgx's zobrist keys (jax.random from PRNGKey(23279)), each pair of uint32 words as low | high << 32.
-constexpr std::uint64_t kZobristSide = 0x7be3701f2b41a39dULL;
-// ZOBRIST_BOARD[12][10]: square (the first player's view), piece (the first player's 0..4).
-constexpr std::array<std::uint64_t, 12 * 10> kZobristBoard = {
-    0x2b7328b640f64742ULL, 0x405f5d99594bb71aULL, 0x70b94beb1686fe80ULL, 0x4a60f4aa6ee73c24ULL,
-    0x2f9b282e71e04142ULL, 0x6a03857f0bcd46f1ULL, 0x17eab0c24d8dd4e0ULL, 0x55395d6f723ed1c1ULL,
-    0x172bec904d93f37bULL, 0x6002dd62082e41eaULL, 0x0d3bcdaf45359970ULL, 0x1c795dee76284abaULL,
-    0x4842bfe47db0f3daULL, 0x0b26b8d03fe640f0ULL, 0x470e00c14e735e83ULL, 0x122d7ce24329e2d0ULL,
-    0x2f40301d14486198ULL, 0x05d8b5b7185fe295ULL, 0x498bd36e56bda2d1ULL, 0x4fa809c45673183dULL,
-    0x122f2ad6102ef7d4ULL, 0x34ca9e560e5d1483ULL, 0x276953552b412a26ULL, 0x2cf3e9e84a4864f9ULL,
-    0x5abe73b12fc0f41dULL, 0x65563c900c74d8b7ULL, 0x5a15723e4c6a16b1ULL, 0x285d9fe93979d21dULL,
-    0x2c5d9ef6091ba9beULL, 0x380fb34b57f1025eULL, 0x0bcbcaa044cedc08ULL, 0x2ad2810608377ccfULL,
-    0x3934e99d1ba28badULL, 0x140f15882b6bf4b1ULL, 0x6b8660cf35bd6d4aULL, 0x5baf1f89047b2128ULL,
-    0x485b030137d6c296ULL, 0x7c7a42684f472209ULL, 0x52b2d1824455c5a2ULL, 0x244638e426a7cf71ULL,
-    0x452bfadf7f424f30ULL, 0x32d613bb736222fbULL, 0x6f8b332d75686290ULL, 0x277c059c500ab88aULL,
-    0x2d256c78487e987eULL, 0x1a0508c212c78ca0ULL, 0x185c8c5e6f2be146ULL, 0x75d7df0934074978ULL,
-    0x0948d42b7eb799f9ULL, 0x06190d9e69f648e6ULL, 0x4c7e9797650ec857ULL, 0x0047ddeb711dbe83ULL,
-    0x73cf18d456609076ULL, 0x7f3f854109cdb2baULL, 0x10e1ad9613fa0b62ULL, 0x5887648d7b35afcfULL,
-    0x34d4b26a5d2e1a7bULL, 0x20885daf0e5e79fbULL, 0x34ae8ac70f73ca92ULL, 0x573e86714e924e1cULL,
-    0x48fdb7a65d059d22ULL, 0x0921c3f50be7b672ULL, 0x68b9f307548cb4e6ULL, 0x6f6b9a166127386aULL,
-    0x2890b8064ab2780cULL, 0x035290fe0388463eULL, 0x45f831021ee984edULL, 0x08571e2360e9e349ULL,
-    0x30179ac1108c1a4bULL, 0x44efd50728943e1aULL, 0x1cd7fdd335e65224ULL, 0x229fb4915253969cULL,
-    0x68cf71700734e16dULL, 0x203d1cf25bcd8107ULL, 0x1f6ac6a96210a0f8ULL, 0x5ecaaa6c4191c388ULL,
-    0x6b11710b364d04e2ULL, 0x27c3970f42cb2bbaULL, 0x0489c1a219b702f0ULL, 0x100b9d3279124f93ULL,
-    0x1818ce6d563e928dULL, 0x6e41faac6e0ba795ULL, 0x1b33d7630bc1af0eULL, 0x50d6b210090c03acULL,
-    0x444131c23c8c97e3ULL, 0x39caa6a839e0b633ULL, 0x472aefc85d1c779eULL, 0x44d375b77337fd7aULL,
-    0x7e1e8c1f768f975fULL, 0x29b6c04f5840f356ULL, 0x07027868054eda3dULL, 0x3e1c4a1930c341a8ULL,
-    0x591408262e3cc28aULL, 0x34ac9a24094e2e80ULL, 0x4c791c625f45b411ULL, 0x526af35f2fc24aa2ULL,
-    0x6d933d023148099eULL, 0x6d379029685cbf26ULL, 0x7ae8d40c25a48ae9ULL, 0x1f2e227e4f08eb40ULL,
-    0x046cff43471e8441ULL, 0x5ce4fb824a7a316dULL, 0x6ee7dddf624aef37ULL, 0x39c7f6ff470f91b1ULL,
-    0x139aaaf256db7614ULL, 0x25936f7a75398e9aULL, 0x5b277d7442a68ce2ULL, 0x14dfd187365d5cdbULL,
-    0x3fdda8ca64f90daaULL, 0x1bcee3292736cfe4ULL, 0x24b318274a82d573ULL, 0x12b71fb443cd6c6dULL,
-    0x2ca12b0068dec312ULL, 0x0e58855c0cca2668ULL, 0x2ea530d206fe93ecULL, 0x3f6cfda45514dacdULL,
-    0x6961d6341df3292dULL, 0x059d3d495e6dc9c6ULL, 0x381fa2c4244c2032ULL, 0x0dc4f63f74546bf9ULL
+// rlpool's zobrist keys (not pgx's): a splitmix64 sequence from a fixed seed, each key's two
+// 32-bit words cut to 31 bits as pgx's are, a key being low | high << 32.
+struct ZobristKeys {
+  std::uint64_t side = 0;
+  std::uint64_t init = 0;                      // the hash of the start position (step 0)
+  std::array<std::uint64_t, 12 * 10> board{};  // [square (the first player's view)][piece (the first player's 0..4)]
+  std::array<std::uint64_t, 2 * 3 * 3> hand{};  // [turn][piece][count]
 };
-// ZOBRIST_HAND[2][3][3]: turn, piece, count.
-constexpr std::array<std::uint64_t, 2 * 3 * 3> kZobristHand = {
-    0x2f41d8ae193ad0b8ULL, 0x20da04ce1e2509cfULL, 0x6870971e76a0f2cdULL, 0x5f85e9ee36569b16ULL,
-    0x6073006f748e5dd4ULL, 0x666227ea4e5123d0ULL, 0x3e252786063812a3ULL, 0x27f8e61764edf02dULL,
-    0x44a5bccc39d98bf1ULL, 0x7a255abc38d09376ULL, 0x2c34ae7a5b874fe6ULL, 0x3268944a1d91fb17ULL,
-    0x47a269440ac55cfbULL, 0x00ec0729652a92ddULL, 0x1b9bc6290aa4babeULL, 0x293b407e2c22d3cbULL,
-    0x58185bcf71456398ULL, 0x0d4bc7447878fe83ULL
-};
+
+constexpr ZobristKeys make_zobrist_keys() {
+  ZobristKeys k{};
+  std::uint64_t x = 0x726c'706f'6f6c'4153ULL;  // "rlpoolAS"
+  auto next = [&x] {
+    x += 0x9E3779B97F4A7C15ULL;
+    std::uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return (z ^ (z >> 31)) & 0x7fffffff'7fffffffULL;
+  };
+  k.side = next();
+  k.init = next();
+  for (auto& v : k.board) v = next();
+  for (auto& v : k.hand) v = next();
+  return k;
+}
+constexpr ZobristKeys kZobrist = make_zobrist_keys();
+constexpr std::uint64_t kZobristSide = kZobrist.side;
+constexpr std::uint64_t kInitHash = kZobrist.init;
+constexpr const std::array<std::uint64_t, 12 * 10>& kZobristBoard = kZobrist.board;
+constexpr const std::array<std::uint64_t, 2 * 3 * 3>& kZobristHand = kZobrist.hand;
+
+// No key has a zero word, and no two keys share a word (a check of the generator, at compile
+// time; pgx's comparison counts an entry when either word matches).
+constexpr bool keys_distinct() {
+  std::array<std::uint64_t, 2 + 12 * 10 + 2 * 3 * 3> all{};
+  all[0] = kZobristSide;
+  all[1] = kInitHash;
+  for (int i = 0; i < 12 * 10; ++i) all[i + 2] = kZobristBoard[i];
+  for (int i = 0; i < 2 * 3 * 3; ++i) all[i + 2 + 12 * 10] = kZobristHand[i];
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const std::uint32_t lo = static_cast<std::uint32_t>(all[i]), hi = static_cast<std::uint32_t>(all[i] >> 32);
+    if (lo == 0 || hi == 0) return false;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (static_cast<std::uint32_t>(all[j]) == lo || static_cast<std::uint32_t>(all[j] >> 32) == hi) return false;
+    }
+  }
+  return true;
+}
+static_assert(keys_distinct());
 
 // A JAX gather index into an axis of n: a negative index wraps once, then it is clamped.
 constexpr int gather_ix(int i, int n) { return std::clamp(i < 0 ? i + n : i, 0, n - 1); }

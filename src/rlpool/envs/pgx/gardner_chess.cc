@@ -9,8 +9,16 @@
 // underpromotions, 9..48 queen-like and knight moves), all in the mover's view.
 // The game ends with checkmate (+1/-1), stalemate, 100 halfmoves without a
 // capture or pawn move, insufficient material (OpenSpiel's test, as pgx has
-// it), the third occurrence of a position (by pgx's zobrist hash, whose quirks
-// -- a queen promotion hashed as a pawn -- are kept), or after 256 steps (0 each).
+// it), the third occurrence of a position (by a zobrist hash updated as pgx's is,
+// quirks kept -- a queen promotion hashed as a pawn --), or after 256 steps (0 each).
+// The hash keys are rlpool's own, not pgx's (jax.random draws): splitmix64 from a
+// fixed seed at compile time, in pgx's layout (two 31-bit words a key; the start
+// hash one more key, as pgx's INIT_ZOBRIST_HASH is not its start position's hash
+// under its keys either). A game's hashes are compared only with each other (and
+// with pgx's zero for unused slots), and which of them are equal depends only on
+// the keys each move XORs in, so repetitions are pgx's exactly, but for a hash
+// collision that one of the two has and the other not (about 2^-62 a comparison).
+// The hash values, and so the state bytes, differ from pgx's.
 // The first player is drawn with probability 1/2 each (pgx: jax.random.bernoulli);
 // nothing else is random.
 // Observation: pgx's 5 x 5 x 115 float32 planes per player: 8 positions of
@@ -38,98 +46,53 @@ constexpr int kActions = 25 * 49;
 constexpr int kPlanes = 115;
 constexpr int kMaxSteps = 256;       // pgx's MAX_TERMINATION_STEPS
 constexpr int kHashSlots = kMaxSteps + 1;
-constexpr std::uint64_t kInitHash = 0x45e8e2e678bbbe6fULL;  // pgx's INIT_ZOBRIST_HASH, words (low, high)
 constexpr std::array<std::int8_t, 25> kInitBoard = {4, 1, 0, -1, -4, 2, 1, 0, -1, -2, 3, 1, 0, -1, -3,
                                                     5, 1, 0, -1, -5, 6, 1, 0, -1, -6};
 enum : std::int8_t { kEmpty = 0, kPawn = 1, kKnight = 2, kBishop = 3, kRook = 4, kQueen = 5, kKing = 6 };
 
-// pgx's zobrist keys (jax.random from PRNGKey(238942)), each pair of uint32 words as low | high << 32.
-constexpr std::uint64_t kZobristSide = 0x1bbb317e792cfb79ULL;
-// ZOBRIST_BOARD[25][13]: square (white's view), piece + 6 (white positive).
-constexpr std::array<std::uint64_t, 25 * 13> kZobristBoard = {
-    0x5907e31412fe2de1ULL, 0x4dc5950d35a17aebULL, 0x76e78e003f655ba1ULL, 0x5ae36337241d1533ULL,
-    0x5cab2eec125901edULL, 0x02a5ed9e04fe0888ULL, 0x29859edd7fa0ac51ULL, 0x225c2c7e3564dfacULL,
-    0x1b39572f2d6fa8bdULL, 0x3923fdc008d83943ULL, 0x7afa689a43112947ULL, 0x6c731fc1380611acULL,
-    0x60fcf74c277cdedbULL, 0x622e2ba96c48f6e8ULL, 0x0c511f5c0de0d358ULL, 0x2e198ab7267dc924ULL,
-    0x78363f797cea0236ULL, 0x61dfff2b60c1baa3ULL, 0x7fd46e63140f04f2ULL, 0x73826794049550e3ULL,
-    0x2df4167d30c72f1cULL, 0x5112a16f15ef2bb0ULL, 0x1f5347b038b562ffULL, 0x68f6463217694b5dULL,
-    0x21272e706697512cULL, 0x3b7a273a7ece1832ULL, 0x151ed5c25c9e0244ULL, 0x6f252c266ba66521ULL,
-    0x6592667559b61a54ULL, 0x3edbdb9f4a96657dULL, 0x3bef85e1505864e4ULL, 0x4c9061ff69c03306ULL,
-    0x54df93bb5a8fc2f3ULL, 0x17af18781c055ceeULL, 0x63f725cc2b1b0447ULL, 0x110edece1a34dfbeULL,
-    0x1a2b977754a01943ULL, 0x27baf07209a78f18ULL, 0x17cd7efa5bb5c25aULL, 0x12a29b8529c8f496ULL,
-    0x57607c4d29a74f5fULL, 0x3e7155f32e71eb77ULL, 0x2551d4671ecab2f6ULL, 0x1720b4810cdd4e3bULL,
-    0x63fc0dcb71fa71d0ULL, 0x6ed6c22f74550decULL, 0x0fe115576d59c791ULL, 0x0ffcaa026fc308abULL,
-    0x79c4b51a4cbeb1c0ULL, 0x0ce5f1d336df4bd4ULL, 0x0063b5b026c5c949ULL, 0x28005618598ce25eULL,
-    0x041d776517733031ULL, 0x29fd3600779d274eULL, 0x156ad0a33d933df3ULL, 0x331b32ba5626266eULL,
-    0x7e20978659ec99acULL, 0x51dcd8957cf9b165ULL, 0x37e4f9cf435eb685ULL, 0x6d6cb13e6e6ef1a5ULL,
-    0x7d541b283729c556ULL, 0x392a7be927457a30ULL, 0x7bf428e605a84574ULL, 0x07635295091edce8ULL,
-    0x5fd9f66e3729df7cULL, 0x2a92005054617ea2ULL, 0x063f8479421dabf4ULL, 0x1041fb184a237560ULL,
-    0x21efe8406530d458ULL, 0x4c5c91dc642e837aULL, 0x2fb257d32f1ff50dULL, 0x4bd4162912e76525ULL,
-    0x086877ba0b3d60eeULL, 0x4dceb7db66fccb6bULL, 0x20b5e53c3f17ba31ULL, 0x60c7208c6185b31fULL,
-    0x39ae9c330344f27aULL, 0x3541ede6383a2d46ULL, 0x12defcee4414c60cULL, 0x14758db173e7fa2cULL,
-    0x3026770a12869a57ULL, 0x3f6653c35a38e47bULL, 0x62f0a4e0401ed6a6ULL, 0x539403b64ae7eb20ULL,
-    0x565545947461e9deULL, 0x221b41b21ad99392ULL, 0x1fa1ee3004272e9fULL, 0x0941e69b4b16be38ULL,
-    0x1a2cc1d07b0620dcULL, 0x3a1a8bbf55343b5aULL, 0x28aaddcb6c3aab30ULL, 0x32c145ce4b4fdf73ULL,
-    0x129aa3c232a5691dULL, 0x0a269226690f7f34ULL, 0x6950d6ad5656902bULL, 0x5300ffb1420cd2e0ULL,
-    0x589365026ef2f437ULL, 0x48b223a072ec5c2cULL, 0x3fd6b5344531e6baULL, 0x0397ba1770a9af1eULL,
-    0x04a249ac060f1c4cULL, 0x43b690e3070e5700ULL, 0x380b351001d96ee2ULL, 0x39faf3b7288d9f9eULL,
-    0x404ea86744ed1b40ULL, 0x731e3d63032ffdc1ULL, 0x7ca9620d25fc0686ULL, 0x0c82616679d6b3beULL,
-    0x3239dec3528a8d25ULL, 0x2c75d8e752f4bbc7ULL, 0x5308a7521906de94ULL, 0x1b437ceb2cdb5c3bULL,
-    0x3597f5ef26c41c7fULL, 0x341a72754f01a29cULL, 0x19ea4d3007340d1bULL, 0x10da65cd2839efebULL,
-    0x37b5189f4a91d0f1ULL, 0x7ddf711b672d7b10ULL, 0x57ecb8772d34fa60ULL, 0x4151edd2554b2bc6ULL,
-    0x2e6e46f9084c764eULL, 0x1d16e10979351315ULL, 0x7967d391341d06bdULL, 0x51e1bf6d603def12ULL,
-    0x3b0498c60499f881ULL, 0x4ce2f6cc6aac4193ULL, 0x008ae9d44315ed76ULL, 0x4461a95957e97e40ULL,
-    0x4784f49116124fe3ULL, 0x5f8084f7684a3315ULL, 0x4adbfe266ef540b9ULL, 0x0cf38f3e52440a26ULL,
-    0x5898eb203848f39aULL, 0x38145b1b2d3d901dULL, 0x63edc2302f0dac6aULL, 0x1d6b8c847e933c9bULL,
-    0x117f619338f9e00aULL, 0x29d0000229f7119fULL, 0x0d03bca032a50ac5ULL, 0x77fc3f802ffac3edULL,
-    0x7381b67d5589ed84ULL, 0x3eb391503e129fbaULL, 0x2603ba101b7405a5ULL, 0x74acfed207d89eeaULL,
-    0x72d9da4c0a154c97ULL, 0x5c97bf5864bf8981ULL, 0x33973b5a1c4795c9ULL, 0x6a708ce21c25785eULL,
-    0x1a73beec6a9e9f96ULL, 0x716b84ee38fdc0faULL, 0x217aafdb374e87c5ULL, 0x7b590d7d10c0add9ULL,
-    0x3c0692243d947a5dULL, 0x602fd960137917a0ULL, 0x27c542bf12be768eULL, 0x583b18da1eb36bf2ULL,
-    0x6a38d4d00c808576ULL, 0x68858abf2910da99ULL, 0x6aa9b7975245679cULL, 0x06db172e1a9a855dULL,
-    0x206f65b7317d822aULL, 0x6daa242559d11e17ULL, 0x298e9e5473119e45ULL, 0x7a1e1e4a37bdab2cULL,
-    0x43cced9469456e2aULL, 0x59d277540ea7cd40ULL, 0x380b871045b0e6f4ULL, 0x45f3d3914735c065ULL,
-    0x47d7a8e174107b80ULL, 0x11e8a36722b1e933ULL, 0x25c2b3af7417fad0ULL, 0x16772ba42fa96845ULL,
-    0x6c15b9fe7b62b6dfULL, 0x29f1b2fb54d0efd3ULL, 0x2ad58bc857a4fdecULL, 0x7aeaa2477d071bdeULL,
-    0x4d2acb897ae85a11ULL, 0x272e3b6445f2b339ULL, 0x5c3c39fa4688e115ULL, 0x4466f1b23bf203deULL,
-    0x0cf6f33257ec6d69ULL, 0x5aafc21c1d4239daULL, 0x6efb1b06355bd2d0ULL, 0x1399401e45534d7cULL,
-    0x7226ac08516e0099ULL, 0x5b02b7ab68f2226aULL, 0x2536bfc80359a671ULL, 0x0b5e16a269c9cc4fULL,
-    0x0c8acf0112aa3088ULL, 0x4be37dc91c2830f8ULL, 0x14e0cfad23d58ff5ULL, 0x22477e087b68c416ULL,
-    0x476919d22838732dULL, 0x68afcea711ed2022ULL, 0x4c51a06f3c15ef4eULL, 0x2aeddacb0a6ac86fULL,
-    0x389e09357dac2fd2ULL, 0x6205d69e35736e83ULL, 0x0ce77dde29017c46ULL, 0x7f682c4b547a7410ULL,
-    0x5e685aea1af58745ULL, 0x5c46216d265f0c3fULL, 0x4d1700470cacc6b2ULL, 0x0610fdf73dfd0821ULL,
-    0x1368745117228931ULL, 0x55a30559459801d3ULL, 0x487432c80ad54c89ULL, 0x42560b8b4270a70fULL,
-    0x60a06e952928d28aULL, 0x4e95726654c792c4ULL, 0x62f8b8a86eced70bULL, 0x3b7bb1c562137254ULL,
-    0x5352b2bd77f511e7ULL, 0x60cd8488714f68cbULL, 0x7f6284432d007a91ULL, 0x6e9341df0e14ad22ULL,
-    0x76e15b8f2dd0455bULL, 0x1c534a2422ecd0ddULL, 0x0f49f8c255e78b25ULL, 0x5a8f726f503fae5cULL,
-    0x43f3d9ae6521e4d1ULL, 0x14e60a6f7c695ef9ULL, 0x3b1dbbd920eee65aULL, 0x067aa2c97022aaddULL,
-    0x21ebe11b1de6fc67ULL, 0x7061c41253c307dcULL, 0x3b2fe94d3ddae115ULL, 0x54848a4c7046ee78ULL,
-    0x4a9907c232ea8307ULL, 0x24c3643f0701d587ULL, 0x26bff51f1e04dbf7ULL, 0x109f3b183828bcb8ULL,
-    0x12ec01d14bfca1cdULL, 0x72e34f40068c67edULL, 0x58f013830490c80bULL, 0x168dd38d300c926cULL,
-    0x34b502674adb3574ULL, 0x02103894204d1bf1ULL, 0x7d77de672dc073a7ULL, 0x14b8bdf3645632e3ULL,
-    0x00b2f4bc793f95baULL, 0x66170cfe731c5609ULL, 0x142cfe704c97242fULL, 0x14fba95434348b2eULL,
-    0x57dec2fd41c39e0dULL, 0x28e71498575b4392ULL, 0x0bad98c25f7c3cfeULL, 0x46aa8c22742c23e6ULL,
-    0x7d4080ac686ff967ULL, 0x2a525501647e7071ULL, 0x4edff11873590868ULL, 0x6a6be5dc6c4672c8ULL,
-    0x566bb0f32378a8eeULL, 0x368b56866f9e559aULL, 0x6425c1ad7c01e909ULL, 0x6567b13533136c1eULL,
-    0x3e21d8730c9a1624ULL, 0x1cf9ec8172bb7e76ULL, 0x1c49f71a1c553d45ULL, 0x1f1f8c1204abfdecULL,
-    0x275996f6269cbb4aULL, 0x74de82830a5cbf4fULL, 0x56d7cbec0feca51aULL, 0x70edbef91963a5e0ULL,
-    0x5746bb7c705fbad1ULL, 0x22d8aa916e9fccf4ULL, 0x7e0527b3254dc23aULL, 0x4b4258195b8e5299ULL,
-    0x3ae9978b370356f5ULL, 0x2daf3ce915a416ddULL, 0x14a3cba11ec18ed4ULL, 0x50264f6b23085a2eULL,
-    0x6caa77f16f7c33a1ULL, 0x6302083a3b2c86aaULL, 0x4c1058535cd55c8bULL, 0x4e335c73460637a5ULL,
-    0x0e037235506efd72ULL, 0x2ae1aff373e92d36ULL, 0x7f4b6d7712ee9e42ULL, 0x2df2cba9448db4f8ULL,
-    0x6dc18f353cd958ebULL, 0x782717745ec4e9e0ULL, 0x4e050ad963223419ULL, 0x13286aa6299e0a46ULL,
-    0x78c04eee159bb997ULL, 0x359bf8d115f61f30ULL, 0x795eeb71666d720cULL, 0x00828a6101078cfbULL,
-    0x23164d351c738a56ULL, 0x3fee21bb310fbe82ULL, 0x1e5e65410b820693ULL, 0x1ad596a778ba17fbULL,
-    0x496f91970fe6efdeULL, 0x45510cf162bce0a0ULL, 0x4e73d6e36638fda1ULL, 0x5e8ab3483a3c8714ULL,
-    0x101b21f46a9a758bULL, 0x7f03be376b433f91ULL, 0x744b30ad2a4bf7e2ULL, 0x2fe04d114950f631ULL,
-    0x67dc87f574ee9141ULL, 0x64767f40624b3e16ULL, 0x07901f6330774399ULL, 0x64b2147a44961215ULL,
-    0x5a4036d41f78d51eULL, 0x762f367c551fddfcULL, 0x1e6db9b538c22639ULL, 0x3f7b99f46ba42854ULL,
-    0x3b316ccb535d1a35ULL, 0x07b0bd6f3f6b64a5ULL, 0x68f99a1c69a45f2eULL, 0x0024347f1e49294eULL,
-    0x25ca76785624d648ULL, 0x421f424d3a149d92ULL, 0x1208fb1c32560638ULL, 0x584911195a0d48aaULL,
-    0x20ce1b195ecc3caeULL, 0x309ba949009089b6ULL, 0x45b9441f3aa6a4ecULL, 0x0e30878e18d792d5ULL,
-    0x4f6e22ad254ca031ULL, 0x3a92f5955cbbfd58ULL, 0x6f5ea8030a13846dULL, 0x25025a003ee89763ULL,
-    0x70a2d24016f68de6ULL
+// rlpool's zobrist keys (not pgx's): a splitmix64 sequence from a fixed seed, each key's two
+// 32-bit words cut to 31 bits as pgx's are, a key being low | high << 32.
+struct ZobristKeys {
+  std::uint64_t side = 0;
+  std::uint64_t init = 0;                         // the hash of the start position (step 0)
+  std::array<std::uint64_t, 25 * 13> board{};     // [square (white's view)][piece + 6 (white positive)]
 };
+
+constexpr ZobristKeys make_zobrist_keys() {
+  ZobristKeys k{};
+  std::uint64_t x = 0x726c'706f'6f6c'4743ULL;  // "rlpoolGC"
+  auto next = [&x] {
+    x += 0x9E3779B97F4A7C15ULL;
+    std::uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return (z ^ (z >> 31)) & 0x7fffffff'7fffffffULL;
+  };
+  k.side = next();
+  k.init = next();
+  for (auto& v : k.board) v = next();
+  return k;
+}
+constexpr ZobristKeys kZobrist = make_zobrist_keys();
+constexpr std::uint64_t kZobristSide = kZobrist.side;
+constexpr std::uint64_t kInitHash = kZobrist.init;
+constexpr const std::array<std::uint64_t, 25 * 13>& kZobristBoard = kZobrist.board;
+
+// All keys nonzero and distinct (a check of the generator, at compile time).
+constexpr bool keys_distinct() {
+  std::array<std::uint64_t, 25 * 13 + 2> all{};
+  all[0] = kZobristSide;
+  all[1] = kInitHash;
+  for (int i = 0; i < 25 * 13; ++i) all[i + 2] = kZobristBoard[i];
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i] == 0) return false;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (all[i] == all[j]) return false;
+    }
+  }
+  return true;
+}
+static_assert(keys_distinct());
 
 struct Maps {
   std::array<std::array<std::int8_t, 49>, 25> to{};     // pgx's TO_MAP: the target of (from, plane), -1 if none
