@@ -37,6 +37,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -174,7 +175,9 @@ def row_record(result: tuple, r: int, same_step: bool) -> dict[str, Any]:
     obs, *rest = result
     info = rest[-1]
     rec: dict[str, Any] = {name: np.array(a[r]) for name, a in obs_leaves(obs)}
-    if len(rest) == 4:
+    if len(rest) == 4 and np.ndim(rest[0]) == 2:  # a multi-agent env: one per agent
+        rec["reward"], rec["terminated"], rec["truncated"] = (np.array(a[r]) for a in rest[:3])
+    elif len(rest) == 4:
         rec["reward"] = float(rest[0][r])
         rec["terminated"] = bool(rest[1][r])
         rec["truncated"] = bool(rest[2][r])
@@ -294,7 +297,10 @@ class PoolMachine(RuleBasedStateMachine):
         STATS[f"pools: {cfg.task_id} {'sync' if cfg.sync else 'async'} {cfg.mode}"] += 1
         self.space = self.env.single_action_space
         self.obs_space = self.env.single_observation_space
-        self.discrete = is_discrete(self.space)
+        agents = self.env.spec.arrays.num_agents  # a multi-agent env's rewards and flags have an agent axis
+        self.agent_shape: tuple[int, ...] = (agents,) if agents else ()
+        # Integer actions: one per env, or one per agent (a MultiDiscrete, for a multi-agent env).
+        self.discrete = is_discrete(self.space) or isinstance(self.space, gymnasium.spaces.MultiDiscrete)
 
     @initialize(cfg=pool_configs())
     def make(self, cfg: PoolConfig) -> None:
@@ -403,7 +409,7 @@ class PoolMachine(RuleBasedStateMachine):
         if kind == "flat" and not self.discrete:
             return base.reshape(-1)[: max(n, 1) * 2 + 1], None
         if kind == "flat" and self.discrete:
-            return base.reshape(n, 1), None
+            return (base.reshape(n, 1) if base.ndim == 1 else base.reshape(-1)), None
         if kind == "wrong_kind":
             return (base.astype(np.float64) if self.discrete else base.astype(np.int64)), None
         if kind == "bool":
@@ -420,7 +426,8 @@ class PoolMachine(RuleBasedStateMachine):
         row = data.integers(0, n - 1)
         if kind in ("out_of_range", "huge") and self.discrete:
             bad[row] = -1 if kind == "out_of_range" and data.boolean() else (
-                self.space.n if kind == "out_of_range" else 2**40)
+                int(np.max(getattr(self.space, "nvec", getattr(self.space, "n", 0)))) if kind == "out_of_range"
+                else 2**40)
             return bad, None
         if kind in ("nan", "inf") and not self.discrete:
             bad.reshape(n, -1)[row, 0] = np.nan if kind == "nan" else -np.inf
@@ -570,14 +577,17 @@ class PoolMachine(RuleBasedStateMachine):
         if op[0] == "reset" or m.needs_reset:
             assert elapsed == 0, f"{where}: env {i} reset but elapsed_step={elapsed}"
             if "reward" in rec:
-                assert rec["reward"] == 0.0 and not rec["terminated"] and not rec["truncated"], where
+                assert np.all(rec["reward"] == 0.0), where
+                assert not np.any(rec["terminated"]) and not np.any(rec["truncated"]), where
             m.started, m.finished, m.needs_reset, m.elapsed = True, False, False, 0
         else:
             new = m.elapsed + 1
-            done_term = twin["terminated"]
             want_trunc = new >= self.cfg.max_episode_steps
+            # Every agent done (one for a single-agent env) ends the episode; the time limit truncates all.
+            done_term = bool(np.all(np.asarray(twin["terminated"]) | want_trunc))
             if "truncated" in rec:
-                assert rec["truncated"] == want_trunc, f"{where}: env {i} step {new}: truncated={rec['truncated']}"
+                truncated = rec["truncated"]
+                assert np.all(truncated == want_trunc), f"{where}: env {i} step {new}: truncated={truncated}"
             if self.cfg.task_id == "BusyWork-v0" and "terminated" in rec:
                 assert rec["terminated"] == (new >= self.cfg.options["episode_length"]), where
                 assert rec["reward"] == float(op[1]), where
@@ -605,9 +615,10 @@ class PoolMachine(RuleBasedStateMachine):
             assert a.shape[0] == rows, f"{where}: {name} has {a.shape[0]} rows, expected {rows}"
         if len(rest) == 4:
             reward, term, trunc = rest[:3]
-            assert reward.shape == (rows,) and reward.dtype == np.float64, where
-            assert term.shape == (rows,) and term.dtype == np.bool_, where
-            assert trunc.shape == (rows,) and trunc.dtype == np.bool_, where
+            shape = (rows, *self.agent_shape)
+            assert reward.shape == shape and reward.dtype == np.float64, where
+            assert term.shape == shape and term.dtype == np.bool_, where
+            assert trunc.shape == shape and trunc.dtype == np.bool_, where
         env_ids = info["env_id"]
         assert env_ids.shape == (rows,) and env_ids.dtype == np.int32, where
         ids = env_ids.tolist()
