@@ -110,3 +110,16 @@ def test_illegal_move_ends_game_with_penalty() -> None:
     env.step(4)  # taken
     assert env.terminations == {first: True, second: True}
     assert env.rewards == {first: 1.0, second: -1.0}
+
+
+def test_vector_face_checks_the_agent_axis() -> None:
+    """The vector face of a simultaneous env takes [num_envs, num_agents] actions and names a bad one."""
+    env = rlpool.make_gymnasium("MarlGrid-3AgentEmpty9x9-v0", num_envs=2)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"shape \(2, 3\)"):
+        env.step(np.zeros((2, 2), np.int64))  # a wrong agent count
+    with pytest.raises(ValueError, match="env 1, agent 2"):
+        env.step(np.array([[0, 0, 0], [0, 0, 7]]))
+    obs, reward, terminated, truncated, _ = env.step(np.zeros((2, 3), np.int64))
+    assert obs.shape[:2] == (2, 3) and reward.shape == terminated.shape == truncated.shape == (2, 3)
+    env.close()
