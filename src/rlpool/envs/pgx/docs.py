@@ -74,6 +74,8 @@ every turn. pgx's rules, looser than tournament backgammon's: no rule to use bot
                   "pgx's encoding (34 int32).",
                   reward="1, 2 or 3 (single game, gammon, backgammon) to the winner, the negative to the loser."),
             _game("AnimalShogi", "AnimalShogi", "Dobutsu shogi on 3 x 4.", "pgx's planes (4 x 3 x 194 float32)."),
+            _game("Chess", "Chess", "Chess with AlphaZero's 4672-move encoding, as pgx has it.",
+                  "pgx's 8 x 8 x 119 float32 planes: 8 positions, repetitions, colour, move counts, castling."),
             _game("GardnerChess", "GardnerChess", "Gardner's 5 x 5 minichess.", "pgx's 5 x 5 x 115 float32 planes."),
             _game("Shogi", "Shogi", "Shogi on 9 x 9 with drops, as pgx has it.", "pgx's 9 x 9 x 119 bool planes."),
             _game("SparrowMahjong", "SparrowMahjong", "Sparrow mahjong for three players (bamboo tiles only).",

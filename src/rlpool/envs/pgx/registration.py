@@ -20,6 +20,7 @@ GAMES: dict[str, tuple[str, dict]] = {
     "Play2048-v1": ("Play2048", {}),
     "Backgammon-v1": ("Backgammon", {}),
     "AnimalShogi-v1": ("AnimalShogi", {}),
+    "Chess-v1": ("Chess", {}),
     "GardnerChess-v1": ("GardnerChess", {}),
     "Shogi-v1": ("Shogi", {}),
     "SparrowMahjong-v1": ("SparrowMahjong", {}),
