@@ -1,4 +1,4 @@
-"""PGX games: rlpool beside pgx's own ``jax.vmap`` step and EnvPool 1.2.7, one run, rounds taken in turns.
+"""Multi-agent tasks: rlpool beside pgx's own ``jax.vmap`` step and EnvPool 1.2.7, one run, rounds in turns.
 
 Each peer plays ``--num-envs`` games at once with uniformly random legal moves and restarts a game when it
 ends, for ``--seconds`` per round; the table gives the best round's moves per second and rlpool's ratio.
@@ -6,10 +6,11 @@ ends, for ``--seconds`` per round; the table gives the best round's moves per se
 - rlpool: the sync vector face (NextStep autoreset); actions drawn with numpy from ``legal_action_mask``.
 - pgx 2.6.0: one ``jax.jit`` of ``jax.vmap``-ed step, the legal-move draw (``jax.random``) and the restart of
   finished games (``jnp.where`` with fresh ``init`` states) inside it -- pgx's fastest loop, no Python per move.
+- MARLGrid (no pgx game): rlpool and EnvPool 1.2.7 only, random actions for every agent.
 - EnvPool 1.2.7 (its wheels are for CPython 3.12-3.14): this script run by ``--envpool-python`` (a 3.13
   interpreter with ``pip install envpool==1.2.7``) as a child process, stepped as rlpool is.
 
-    python benchmarks/pgx_speed.py --envpool-python /tmp/v313/bin/python
+    python benchmarks/pgx_speed.py --envpool-python <a 3.13 venv with envpool 1.2.7>/bin/python
 """
 
 from __future__ import annotations
@@ -24,10 +25,14 @@ import time
 import numpy as np
 
 TASKS = {"Go19x19-v1": "go_19x19", "Chess-v1": "chess", "ConnectFour-v1": "connect_four"}
+# Tasks no pgx game stands beside: EnvPool 1.2.7 only (MARLGrid's agents act at once; EnvPool takes one action
+# per player in a flat [num_envs * players] array, rlpool a [num_envs, players] one).
+OTHER = {"MarlGrid-3AgentEmpty9x9-v0": (3, 7)}
 
 
-def pool_rate(make, task: str, num_envs: int, threads: int, seconds: float) -> float:
-    """Moves per second of a sync pool (rlpool's or EnvPool's gymnasium face)."""
+def pool_rate(make, task: str, num_envs: int, threads: int, seconds: float, flat_players: bool = False) -> float:
+    """Env steps per second of a sync pool (rlpool's or EnvPool's gymnasium face): a game's moves, or MARLGrid's
+    steps of all agents at once (``flat_players``: EnvPool's [num_envs * players] actions)."""
     env = make(task, num_envs=num_envs, num_threads=threads, seed=0)
     rng = np.random.default_rng(0)
     _, info = env.reset()
@@ -35,8 +40,12 @@ def pool_rate(make, task: str, num_envs: int, threads: int, seconds: float) -> f
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         for _ in range(20):
-            mask = info["legal_action_mask"]
-            action = (rng.random(mask.shape) + mask).argmax(axis=1)
+            if task in OTHER:
+                players, n = OTHER[task]
+                action = rng.integers(0, n, size=(num_envs * players,) if flat_players else (num_envs, players))
+            else:
+                mask = info["legal_action_mask"]
+                action = (rng.random(mask.shape) + mask).argmax(axis=1)
             _, _, _, _, info = env.step(action)
         moves += 20 * num_envs
     rate = moves / (time.perf_counter() - t0)
@@ -87,7 +96,7 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--tasks", default=",".join(TASKS))
+    p.add_argument("--tasks", default=",".join([*TASKS, *OTHER]))
     p.add_argument("--envpool-python", default=None, help="a Python 3.12+ with envpool==1.2.7")
     p.add_argument("--peer", choices=("rlpool", "pgx", "envpool"), default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -101,7 +110,7 @@ def main() -> None:
         elif args.peer == "envpool":
             import envpool
 
-            rate = pool_rate(envpool.make_gymnasium, task, args.num_envs, args.threads, args.seconds)
+            rate = pool_rate(envpool.make_gymnasium, task, args.num_envs, args.threads, args.seconds, True)
         else:
             rate = pgx_rate(TASKS[task], args.num_envs, args.seconds)
         print(json.dumps({"rate": rate}))
@@ -113,6 +122,8 @@ def main() -> None:
     for _ in range(args.rounds):
         for task in tasks:
             for peer, python in peers.items():
+                if peer == "pgx" and task not in TASKS:
+                    continue
                 out = subprocess.run(
                     [python, __file__, "--peer", peer, "--tasks", task, "--num-envs", str(args.num_envs),
                      "--threads", str(args.threads), "--seconds", str(args.seconds)],
@@ -120,14 +131,15 @@ def main() -> None:
                 )
                 rate = json.loads(out.stdout.strip().splitlines()[-1])["rate"]
                 best[(task, peer)] = max(best.get((task, peer), 0.0), rate)
-    print(f"{args.num_envs} games, {args.threads} threads, best of {args.rounds} rounds of {args.seconds:.0f} s, "
-          f"moves per second")
+    print(f"{args.num_envs} envs, {args.threads} threads, best of {args.rounds} rounds of {args.seconds:.0f} s, "
+          f"env steps (moves) per second")
     print("| task | rlpool | pgx vmap | EnvPool 1.2.7 | rlpool / pgx | rlpool / EnvPool |")
     print("|---|---|---|---|---|---|")
     for task in tasks:
-        r, g = best[(task, "rlpool")], best[(task, "pgx")]
+        r, g = best[(task, "rlpool")], best.get((task, "pgx"))
         e = best.get((task, "envpool"))
-        print(f"| {task} | {r:,.0f} | {g:,.0f} | {'-' if e is None else f'{e:,.0f}'} | {r / g:.1f}x | "
+        print(f"| {task} | {r:,.0f} | {'-' if g is None else f'{g:,.0f}'} | {'-' if e is None else f'{e:,.0f}'} | "
+              f"{'-' if g is None else f'{r / g:.1f}x'} | "
               f"{'-' if e is None else f'{r / e:.2f}x'} |")
 
 

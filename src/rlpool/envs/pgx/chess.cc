@@ -89,13 +89,7 @@ struct ZobristKeys {
 constexpr ZobristKeys make_zobrist_keys() {
   ZobristKeys k{};
   std::uint64_t x = 0x726c'706f'6f6c'4348ULL;  // "rlpoolCH"
-  auto next = [&x] {
-    x += 0x9E3779B97F4A7C15ULL;
-    std::uint64_t z = x;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return (z ^ (z >> 31)) & 0x7fffffff'7fffffffULL;
-  };
+  auto next = [&x] { return pgx_hash_key(x); };
   k.side = next();
   k.init = next();
   for (auto& v : k.board) v = next();

@@ -69,13 +69,7 @@ constexpr std::int64_t kMaxSteps = 1 << 20;
 constexpr std::array<std::uint64_t, 2 * kMaxCells> make_keys() {
   std::array<std::uint64_t, 2 * kMaxCells> keys{};
   std::uint64_t x = 0x5EED'0F'60'0000'0001ULL;
-  for (auto& k : keys) {
-    x += 0x9E3779B97F4A7C15ULL;
-    std::uint64_t z = x;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    k = z ^ (z >> 31);
-  }
+  for (auto& k : keys) k = splitmix64(x);
   return keys;
 }
 constexpr auto kKeys = make_keys();

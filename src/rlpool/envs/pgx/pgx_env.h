@@ -41,6 +41,19 @@ namespace rlpool::pgx {
 
 inline constexpr int kMaxPlayers = 4;
 
+// splitmix64: the next of a sequence of well-mixed words from `state`, usable at
+// compile time -- where a game's hash keys come from (rlpool's own, not pgx's).
+constexpr std::uint64_t splitmix64(std::uint64_t& state) {
+  state += 0x9E3779B97F4A7C15ULL;
+  std::uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// A hash key laid out as pgx's are: two 31-bit words, low | high << 32.
+constexpr std::uint64_t pgx_hash_key(std::uint64_t& state) { return splitmix64(state) & 0x7fffffff'7fffffffULL; }
+
 // What a game looks like: EnvSpec fields the base fills in for it.
 struct GameShape {
   int num_players;                       // 1: a single-agent env
