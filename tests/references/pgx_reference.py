@@ -22,6 +22,7 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
 import rlpool  # noqa: E402
 from rlpool.cache import cache_root  # noqa: E402
@@ -190,3 +191,31 @@ def _compare(task_id: str, step: int, live: np.ndarray, ours: Any, theirs: Any, 
     if diff.any():
         i = int(np.flatnonzero(diff)[0])
         raise Mismatch(f"{task_id}, step {step}, env {i}: {what} differs\nrlpool: {ours[i]!r}\npgx:    {theirs[i]!r}")
+
+
+def other_player_first(encode: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
+    """``encode`` with the other player to move: a power check's wrong start, which every two-player comparison
+    must catch (a game's colours alone are often symmetric, so swapping them would not be)."""
+    return lambda s: encode(s.replace(current_player=1 - s.current_player))
+
+
+def assert_states_refused(task_id: str, bad_games: Callable[[bytes], dict[str, bytes]]) -> None:
+    """Each of ``bad_games(game)`` (the game's bytes after the header, keyed by the text its error names) is a
+    ValueError from ``set_state``, and the env takes its good state afterwards."""
+    pool = rlpool.make_gymnasium(task_id, num_envs=1, seed=0)
+    try:
+        pool.reset()
+        good = pool.get_state(0)
+        head = good[: len(header_of_start())]
+        for what, blob in bad_games(good[len(head) :]).items():
+            with pytest.raises(ValueError, match=what):
+                pool.set_state(0, head + blob)
+        pool.set_state(0, good)
+        assert pool.get_state(0) == good
+    finally:
+        pool.close()
+
+
+def header_of_start() -> bytes:
+    """The header of a state before any move: no rewards, player 0 to move, not over."""
+    return struct.pack("<4di??2x", 0.0, 0.0, 0.0, 0.0, 0, False, False)

@@ -7,7 +7,7 @@ import struct
 import numpy as np
 import pytest
 from lane import FULL
-from pgx_reference import Mismatch, header, lockstep, take
+from pgx_reference import Mismatch, header, lockstep, other_player_first, take
 
 import rlpool
 
@@ -77,11 +77,9 @@ def test_animal_shogi_illegal_moves_match_pgx() -> None:
 def test_comparison_can_fail() -> None:
     """Games started with the other player to move are caught (the color plane shows it)."""
 
-    def swapped(s) -> bytes:
-        return encode(s.replace(current_player=1 - s.current_player))
 
     with pytest.raises(Mismatch, match="observation differs"):
-        lockstep("AnimalShogi-v1", pgx.make("animal_shogi"), swapped, games=20, batch=64, seed=4)
+        lockstep("AnimalShogi-v1", pgx.make("animal_shogi"), other_player_first(encode), games=20, batch=64, seed=4)
 
 
 def _giraffe_shuffle():

@@ -7,9 +7,7 @@ import struct
 import numpy as np
 import pytest
 from lane import FULL
-from pgx_reference import Mismatch, header, lockstep
-
-import rlpool
+from pgx_reference import Mismatch, assert_states_refused, header, lockstep, other_player_first
 
 pgx = pytest.importorskip("pgx")
 
@@ -57,29 +55,18 @@ def test_illegal_moves_match_pgx() -> None:
 def test_comparison_can_fail() -> None:
     """Games started with the other player to move are caught (the colors alone are symmetric)."""
 
-    def swapped(s) -> bytes:
-        return encode(s.replace(current_player=1 - s.current_player))
-
     with pytest.raises(Mismatch):
-        lockstep("ConnectFour-v1", pgx.make("connect_four"), swapped, games=20, batch=16, seed=4)
+        lockstep("ConnectFour-v1", pgx.make("connect_four"), other_player_first(encode), games=20, batch=16, seed=4)
 
 
 def test_bad_states_are_refused() -> None:
-    pool = rlpool.make_gymnasium("ConnectFour-v1", num_envs=1, seed=0)
-    try:
-        pool.reset()
-        good = pool.get_state(0)
-        head, game = good[:40], good[40:]
-        stones0, stones1 = struct.unpack_from("<2Q", game)
-        bad = {
+    def bad_games(game: bytes) -> dict[str, bytes]:
+        _, stones1 = struct.unpack_from("<2Q", game)
+        return {
             "off the board": struct.pack("<2Q", 1 << 42, stones1) + game[16:],
             "share a cell": struct.pack("<2Q", 1 << 35, 1 << 35) + game[16:],
             "height": game[:16] + bytes([1]) + game[17:],  # a disc count with no disc
             "color": game[:23] + bytes([2]),
         }
-        for what, blob in bad.items():
-            with pytest.raises(ValueError, match=what):
-                pool.set_state(0, head + blob)
-        pool.set_state(0, good)
-    finally:
-        pool.close()
+
+    assert_states_refused("ConnectFour-v1", bad_games)

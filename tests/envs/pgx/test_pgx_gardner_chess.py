@@ -7,7 +7,7 @@ import struct
 import numpy as np
 import pytest
 from lane import FULL
-from pgx_reference import Mismatch, header, lockstep, take
+from pgx_reference import Mismatch, header, lockstep, other_player_first, take
 
 import rlpool
 
@@ -79,11 +79,9 @@ def test_gardner_chess_illegal_moves_match_pgx() -> None:
 def test_comparison_can_fail() -> None:
     """Games started with the other player to move are caught (the color plane shows it)."""
 
-    def swapped(s) -> bytes:
-        return encode(s.replace(current_player=1 - s.current_player))
 
     with pytest.raises(Mismatch, match="observation differs"):
-        lockstep("GardnerChess-v1", pgx.make("gardner_chess"), swapped, games=20, batch=64, seed=4)
+        lockstep("GardnerChess-v1", pgx.make("gardner_chess"), other_player_first(encode), games=20, batch=64, seed=4)
 
 
 def _knight_shuffle():

@@ -7,7 +7,7 @@ import struct
 import numpy as np
 import pytest
 from lane import FULL
-from pgx_reference import Mismatch, header, lockstep
+from pgx_reference import Mismatch, assert_states_refused, header, lockstep, other_player_first
 
 import rlpool
 
@@ -57,30 +57,19 @@ def test_illegal_moves_match_pgx() -> None:
 def test_comparison_can_fail() -> None:
     """Games started with the other player to move are caught (the board is relative to the mover)."""
 
-    def swapped(s) -> bytes:
-        return encode(s.replace(current_player=1 - s.current_player))
-
     with pytest.raises(Mismatch):
-        lockstep("Othello-v1", pgx.make("othello"), swapped, games=20, batch=16, seed=4)
+        lockstep("Othello-v1", pgx.make("othello"), other_player_first(encode), games=20, batch=16, seed=4)
 
 
 def test_bad_states_are_refused() -> None:
-    pool = rlpool.make_gymnasium("Othello-v1", num_envs=1, seed=0)
-    try:
-        pool.reset()
-        good = pool.get_state(0)
-        head, game = good[:40], good[40:]
-        bad = {
+    def bad_games(game: bytes) -> dict[str, bytes]:
+        return {
             "share a cell": struct.pack("<2Q", 1, 1) + game[16:],
             "passed": game[:16] + bytes([2]) + game[17:],
             "turn": game[:17] + bytes([2]) + game[18:],
         }
-        for what, blob in bad.items():
-            with pytest.raises(ValueError, match=what):
-                pool.set_state(0, head + blob)
-        pool.set_state(0, good)
-    finally:
-        pool.close()
+
+    assert_states_refused("Othello-v1", bad_games)
 
 
 def test_wipeout_matches_pgx() -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from pgx_reference import Mismatch, header, lockstep
+from pgx_reference import Mismatch, header, lockstep, other_player_first
 
 pgx = pytest.importorskip("pgx")
 
@@ -25,8 +24,6 @@ def test_tic_tac_toe_matches_pgx() -> None:
 def test_comparison_can_fail() -> None:
     """Games started with the other player to move are caught (the marks' colors alone are symmetric)."""
 
-    def swapped(s) -> bytes:
-        return encode(s.replace(current_player=1 - s.current_player))
 
     with pytest.raises(Mismatch):
-        lockstep("TicTacToe-v1", pgx.make("tic_tac_toe"), swapped, games=20, batch=16, seed=4)
+        lockstep("TicTacToe-v1", pgx.make("tic_tac_toe"), other_player_first(encode), games=20, batch=16, seed=4)
