@@ -13,9 +13,10 @@
 // knight, silver, bishop, rook, gold. The legal moves are the usual shogi
 // rules pgx implements: no move leaves the king attacked, forced and optional
 // promotion, drops (no second unpromoted pawn on a file, no dead piece, no
-// pawn drop that mates). pgx has no repetition rule: a game ends when the
-// player to move has no legal move (that player gets -1, the other +1) or
-// after 512 moves (0 each). The first player is drawn at random (pgx:
+// pawn drop that mates, as pgx's _is_drop_pawn_mate judges it: see
+// pawn_mates). pgx has no repetition rule: a game ends when the player to
+// move has no legal move (that player gets -1, the other +1) or after 512
+// moves (0 each). The first player is drawn at random (pgx:
 // jax.random.bernoulli; here rng.integer(2)); there is no other chance.
 //
 // Observation: pgx's 9 x 9 x 119 bools per player, from that player's side:
@@ -404,6 +405,17 @@ class Shogi final : public PgxEnv {
       for (int d = 0; d < 8 && !escape; ++d) {
         const int t = kGeo.next[k][d];
         if (t >= 0 && !owned(b[t], 1)) escape = !attacked(b, t, 0);
+      }
+      // pgx's AROUND_IX names an off-board neighbour -1, which JAX reads and writes as square 80 of the
+      // opponent's (flipped) board, our square 0: a king on square 1 or 9 (next to square 0, and with
+      // off-board neighbours) may "step" there unless the opponent holds square 0. pgx then asks whether
+      // the king stands attacked on its square 81 of the flipped board (80 - -1), our -1, which JAX clamps
+      // to our square 80: the king escapes unless our piece can move to square 80 (not holding our own).
+      if (!escape && (k == 1 || k == 9) && !owned(b[0], 1)) {
+        const std::int8_t was = b[0];
+        b[0] = kKing + kOpp;
+        escape = owned(b[80], 0) || !attacked(b, 80, 0);
+        b[0] = was;
       }
       b[k] = kKing + kOpp;
     }
