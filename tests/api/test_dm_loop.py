@@ -121,3 +121,19 @@ def test_acme_style_loop_matches_gymnasium(make_dm):
     assert len(truncated) > 10 and len(terminated) > 10
     assert len(truncated) + len(terminated) == len(actor.finished)
     env.close()
+
+
+def test_multi_agent_steps_have_per_agent_reward_and_discount() -> None:
+    """A two-player game through dm_env: the step type is per env (LAST once the game is over), the reward and
+    discount per player (discount 0 for each terminated player)."""
+    env = rlpool.make_dm("TicTacToe-v1", num_envs=2, seed=0)
+    assert env.reward_spec().shape == (2,) and env.discount_spec().shape == (2,)
+    first = env.reset()
+    assert (first.step_type == 0).all()
+    mid = env.step(np.array([4, 4]))
+    assert (mid.step_type == 1).all() and mid.reward.shape == (2, 2) and (mid.discount == 1).all()
+    last = env.step(np.array([4, 0]))  # env 0 plays the taken centre: pgx's illegal-move end; env 1 goes on
+    assert last.step_type.tolist() == [2, 1]
+    assert last.discount[0].tolist() == [0.0, 0.0] and last.discount[1].tolist() == [1.0, 1.0]
+    assert sorted(last.reward[0].tolist()) == [-1.0, 1.0]
+    env.close()

@@ -500,3 +500,9 @@ def test_mujoco_frame_stack_dm_and_bad_values():
         compat.make_spec("Hopper-v4", frame_stack=0)
     with pytest.raises(TypeError, match="frame_stack"):
         compat.make_spec("Hopper-v4", frame_stack=1.5)
+
+
+def test_multi_player_tasks_are_refused_by_name() -> None:
+    """EnvPool 1.2.7 flattens players into the batch; this layer (EnvPool 1.2.5's API) has no such layout."""
+    with pytest.raises(ValueError, match="2 players: the EnvPool layer has no multi-player layout"):
+        compat.make_gymnasium("TicTacToe-v1", num_envs=2)

@@ -3,11 +3,11 @@
 What ``rlpool.make_pettingzoo`` returns. Each face is a pool of one env with autoreset disabled, so it runs
 the same C++ env as the vector face (``rlpool.make_gymnasium``, which steps many envs with an agent axis).
 
-- A turn-based game (``spec.arrays.turn_based``: pgx's board games) is an ``AECEnv``: ``agent_selection`` is the
+- A turn-based game (``spec.arrays.turn_based``: a board game) is an ``AECEnv``: ``agent_selection`` is the
   player to move (``info["current_player"]``), each agent observes ``{"observation", "action_mask"}`` as
   PettingZoo's classic games do (the mask is all zeros for an agent not to move), rewards are accumulated
   per agent, and after the game every agent takes its dead step (``None``). An illegal move ends the game
-  with the game's penalty, as pgx defines it.
+  with the game's own penalty.
 - A simultaneous game is a ``ParallelEnv``: every live agent acts each step; an agent that finishes leaves
   ``agents`` and gets no observation or action any more.
 
