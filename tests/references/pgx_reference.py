@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -193,15 +193,23 @@ def _compare(task_id: str, step: int, live: np.ndarray, ours: Any, theirs: Any, 
         raise Mismatch(f"{task_id}, step {step}, env {i}: {what} differs\nrlpool: {ours[i]!r}\npgx:    {theirs[i]!r}")
 
 
-def other_player_first(encode: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
-    """``encode`` with the other player to move: a power check's wrong start, which every two-player comparison
-    must catch (a game's colours alone are often symmetric, so swapping them would not be)."""
-    return lambda s: encode(s.replace(current_player=1 - s.current_player))
+def assert_other_player_first_caught(
+    task_id: str, env: Any, encode: Callable[[Any], bytes], *, batch: int = 16, match: str | None = None
+) -> None:
+    """A power check every two-player comparison must pass: games ``encode``d with the other player to move are
+    caught (a game's colours alone are often symmetric, so swapping them would not be)."""
+
+    def other_player_first(s: Any) -> bytes:
+        return encode(s.replace(current_player=1 - s.current_player))
+
+    with pytest.raises(Mismatch, match=match):
+        lockstep(task_id, env, other_player_first, games=20, batch=batch, seed=4)
 
 
 def assert_states_refused(task_id: str, bad_games: Callable[[bytes], dict[str, bytes]]) -> None:
-    """Each of ``bad_games(game)`` (the game's bytes after the header, keyed by the text its error names) is a
-    ValueError from ``set_state``, and the env takes its good state afterwards."""
+    """Each of ``bad_games(game)`` (the game's bytes after the header of a fresh state, keyed by the text its error
+    names) is a ValueError from ``set_state`` that leaves the env's state as it was; so is a state one byte short; and
+    the env takes its good state afterwards."""
     pool = rlpool.make_gymnasium(task_id, num_envs=1, seed=0)
     try:
         pool.reset()
@@ -210,10 +218,82 @@ def assert_states_refused(task_id: str, bad_games: Callable[[bytes], dict[str, b
         for what, blob in bad_games(good[len(head) :]).items():
             with pytest.raises(ValueError, match=what):
                 pool.set_state(0, head + blob)
+            assert pool.get_state(0) == good
+        with pytest.raises(ValueError, match="bytes"):
+            pool.set_state(0, good[:-1])
         pool.set_state(0, good)
         assert pool.get_state(0) == good
     finally:
         pool.close()
+
+
+def set_byte(game: bytes, offset: int, value: int) -> bytes:
+    """``game`` with its byte ``offset`` set to ``value`` (modulo 256: -1 is 0xFF)."""
+    return game[:offset] + bytes([value & 0xFF]) + game[offset + 1 :]
+
+
+def start_state(task_id: str) -> bytes:
+    """The state of a fresh env of ``task_id`` after its first reset."""
+    pool = rlpool.make_gymnasium(task_id, num_envs=1, seed=0)
+    try:
+        pool.reset()
+        return pool.get_state(0)
+    finally:
+        pool.close()
+
+
+def assert_start_is_pgx(task_id: str, env: Any, encode: Callable[[Any], bytes]) -> None:
+    """A reset's game (its state after the header) is pgx's start (of key 0) ``encode``d; the env takes that state."""
+    good = encode(jax.tree_util.tree_map(np.asarray, env.init(jax.random.PRNGKey(0))))
+    pool = rlpool.make_gymnasium(task_id, num_envs=1, seed=0)
+    try:
+        pool.reset()
+        head = len(header_of_start())
+        assert pool.get_state(0)[head:] == good[head:]
+        pool.set_state(0, good)
+        assert pool.get_state(0) == good
+    finally:
+        pool.close()
+
+
+def cycling(moves: Sequence[int]) -> Callable[[np.random.Generator, np.ndarray], np.ndarray]:
+    """A lockstep policy: every game plays ``moves`` in turn, over and over (each must be legal when its turn comes)."""
+    step = [0]
+
+    def policy(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+        action = moves[step[0] % len(moves)]
+        step[0] += 1
+        assert mask[:, action].all(), "the cycle's move is not legal"
+        return np.full(len(mask), action)
+
+    return policy
+
+
+def lockstep_cycle(task_id: str, env: Any, encode: Callable[[Any], bytes], moves: Sequence[int]) -> Stats:
+    """``lockstep`` of 64 games that all play ``moves`` over and over (``cycling``), without illegal moves."""
+    return lockstep(task_id, env, encode, games=64, batch=64, seed=9, illegal_rate=0, policy=cycling(moves))
+
+
+def zeroed(encode: Callable[[Any], bytes], hashes: slice) -> Callable[[Any], bytes]:
+    """``encode`` with the bytes ``hashes`` of its state (a game's hash history) zeroed."""
+
+    def wrong(s: Any) -> bytes:
+        good = encode(s)
+        return good[: hashes.start] + bytes(hashes.stop - hashes.start) + good[hashes.stop :]
+
+    return wrong
+
+
+def assert_start_repeats(
+    task_id: str, env: Any, encode: Callable[[Any], bytes], moves: Sequence[int], hashes: slice
+) -> None:
+    """Games that play four ``moves`` (there and back for each side) over and over meet the start position for the
+    third time at step 8: pgx's draw. With the hash history (the state's bytes ``hashes``) zeroed, rlpool sees the start
+    position's hash (now 0) in every unused slot at the 4th step, where pgx sees a first repetition: caught there."""
+    stats = lockstep_cycle(task_id, env, encode, moves)
+    assert stats.steps == 8 * 64 and stats.terminal_rewards == {0.0: 64}
+    with pytest.raises(Mismatch, match=f"step {3 * 64}, "):  # (lockstep counts steps of all games)
+        lockstep_cycle(task_id, env, zeroed(encode, hashes), moves)
 
 
 def header_of_start() -> bytes:

@@ -7,27 +7,24 @@ import struct
 import numpy as np
 import pytest
 from lane import FULL
-from pgx_reference import Mismatch, header, lockstep, other_player_first, take
-
-import rlpool
+from pgx_reference import (
+    assert_other_player_first_caught,
+    assert_start_is_pgx,
+    assert_start_repeats,
+    assert_states_refused,
+    header,
+    lockstep,
+    set_byte,
+    start_state,
+)
 
 pgx = pytest.importorskip("pgx")
 
 HEADER = 40  # pgx_reference.header's bytes
-HASH_BYTES = 8 + 257 * 8  # the hash (uint64), then the history's 257 low words and 257 high words (uint32)
-
-
-def _start_hashes() -> bytes:
-    """rlpool's hash and hash history at a game's start (its own zobrist keys, not pgx's): the same in every game."""
-    pool = rlpool.make_gymnasium("AnimalShogi-v1", num_envs=1, seed=0)
-    try:
-        pool.reset()
-        return pool.get_state(0)[HEADER : HEADER + HASH_BYTES]
-    finally:
-        pool.close()
-
-
-START_HASHES = _start_hashes()
+# The hash (uint64), then the history's 257 low words and 257 high words (uint32).
+HASHES = slice(HEADER, HEADER + 8 + 257 * 8)
+START_HASHES = start_state("AnimalShogi-v1")[HASHES]
+"""rlpool's hash and hash history at a game's start (its own zobrist keys, not pgx's): the same in every game."""
 
 
 def encode(s) -> bytes:
@@ -76,59 +73,18 @@ def test_animal_shogi_illegal_moves_match_pgx() -> None:
 
 def test_comparison_can_fail() -> None:
     """Games started with the other player to move are caught (the color plane shows it)."""
-
-
-    with pytest.raises(Mismatch, match="observation differs"):
-        lockstep("AnimalShogi-v1", pgx.make("animal_shogi"), other_player_first(encode), games=20, batch=64, seed=4)
-
-
-def _giraffe_shuffle():
-    """A policy: both sides' giraffe a step forward and back, over and over: the start position repeats."""
-    out, back = 3 * 12 + 3, 4 * 12 + 2  # direction * 12 + from: square 3 -> 2, 2 -> 3 (either side's view)
-    step = [0]
-
-    def policy(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-        action = (out, out, back, back)[step[0] % 4]
-        step[0] += 1
-        assert mask[:, action].all(), "the shuffle's move is not legal"
-        return np.full(len(mask), action)
-
-    return policy
+    env = pgx.make("animal_shogi")
+    assert_other_player_first_caught("AnimalShogi-v1", env, encode, batch=64, match="observation differs")
 
 
 def test_repetition_matches_pgx_and_bad_hashes_are_caught() -> None:
     """The start position's third occurrence is pgx's draw (step 8); a state with zeroed hashes is caught (step 4)."""
-    env = pgx.make("animal_shogi")
-    stats = lockstep(
-        "AnimalShogi-v1", env, encode, games=64, batch=64, seed=9, illegal_rate=0, policy=_giraffe_shuffle()
-    )
-    assert stats.steps == 8 * 64 and stats.terminal_rewards == {0.0: 64}
-
-    def zero_hashes(s) -> bytes:
-        good = encode(s)
-        return good[:HEADER] + bytes(HASH_BYTES) + good[HEADER + HASH_BYTES :]
-
-    # rlpool sees the start position's hash (now 0) in every unused slot at the 4th step, pgx a first repetition.
-    with pytest.raises(Mismatch, match=f"step {3 * 64}, "):  # (lockstep counts steps of all games)
-        lockstep(
-            "AnimalShogi-v1", env, zero_hashes, games=64, batch=64, seed=9, illegal_rate=0, policy=_giraffe_shuffle()
-        )
+    # Both sides' giraffe a step forward and back: direction * 12 + from, square 3 -> 2, 2 -> 3 (either side's view).
+    out, back = 3 * 12 + 3, 4 * 12 + 2
+    assert_start_repeats("AnimalShogi-v1", pgx.make("animal_shogi"), encode, (out, out, back, back), HASHES)
 
 
 def test_bad_state_is_refused() -> None:
-    """A state blob with a field out of range (the turn), or of the wrong size, is a ValueError."""
-    import jax  # (after pgx_reference, which picks JAX's CPU platform)
-
-    state = take(jax.tree_util.tree_map(lambda a: a[None], pgx.make("animal_shogi").init(jax.random.PRNGKey(0))), 0)
-    good = encode(state)
-    pool = rlpool.make_gymnasium("AnimalShogi-v1", num_envs=1, seed=0)
-    try:
-        pool.reset()
-        assert pool.get_state(0)[HEADER:] == good[HEADER:]  # rlpool's start is pgx's (its own hashes aside)
-        pool.set_state(0, good)
-        bad_turn = good[:-2] + bytes([2]) + good[-1:]  # the turn byte
-        for bad in (bad_turn, good[:-1]):
-            with pytest.raises(ValueError):
-                pool.set_state(0, bad)
-    finally:
-        pool.close()
+    """rlpool's start is pgx's (its own hashes aside); a state with the turn out of range is refused."""
+    assert_start_is_pgx("AnimalShogi-v1", pgx.make("animal_shogi"), encode)
+    assert_states_refused("AnimalShogi-v1", lambda game: {"turn": set_byte(game, len(game) - 2, 2)})

@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 from lane import FULL
-from pgx_reference import Mismatch, compiled, header, lockstep, take
+from pgx_reference import Mismatch, compiled, header, lockstep, lockstep_cycle, take, zeroed
 
 import rlpool
 
@@ -265,22 +265,13 @@ def test_hashes_are_rlpool_own() -> None:
     assert checked > 20 * n
 
 
-def _knight_shuffle():
-    """A policy: g1-f3 and back for each side (black's in its view, which is the same labels): the start repeats."""
+def _knight_shuffle() -> tuple[int, ...]:
+    """g1-f3 and back for each side (black's in its view, which is the same labels): the start repeats."""
     from pgx._src.games.chess import TO_PLANE
 
     g1, f3 = 6 * 8 + 0, 5 * 8 + 2
     out, back = g1 * 73 + int(TO_PLANE[g1, f3]), f3 * 73 + int(TO_PLANE[f3, g1])
-    moves = (out, out, back, back)
-    step = [0]
-
-    def policy(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-        action = moves[step[0] % 4]
-        step[0] += 1
-        assert mask[:, action].all(), "the shuffle's move is not legal"
-        return np.full(len(mask), action)
-
-    return policy
+    return (out, out, back, back)
 
 
 def test_repetition_matches_pgx_and_bad_hashes_are_caught() -> None:
@@ -289,20 +280,15 @@ def test_repetition_matches_pgx_and_bad_hashes_are_caught() -> None:
     itself (step 8). A FEN start with zeroed hashes, or pgx's own, is caught at the start's second occurrence (its
     repetition planes, step 4). (Zeroed hashes of pgx's own start are not wrong in effect: nothing repeats it.)"""
     env = pgx.make("chess")
-    stats = lockstep("Chess-v1", env, encode, games=64, batch=64, seed=9, illegal_rate=0, policy=_knight_shuffle())
+    moves = _knight_shuffle()
+    stats = lockstep_cycle("Chess-v1", env, encode, moves)
     assert stats.steps == 9 * 64 and stats.terminal_rewards == {0.0: 64}
 
     fen_start = Positions(env, share=0.0, fens=(START_FEN,), late=None)
-    stats = lockstep(
-        "Chess-v1", fen_start, encode, games=64, batch=64, seed=9, illegal_rate=0, policy=_knight_shuffle()
-    )
+    stats = lockstep_cycle("Chess-v1", fen_start, encode, moves)
     assert stats.steps == 8 * 64 and stats.terminal_rewards == {0.0: 64}
 
     hashes = slice(HEADER, HEADER + 8 * HASH_ROWS)
-
-    def zeroed(s) -> bytes:
-        good = encode(s)
-        return good[: hashes.start] + bytes(8 * HASH_ROWS) + good[hashes.stop :]
 
     def pgx_own(s) -> bytes:
         good = encode(s)
@@ -310,6 +296,6 @@ def test_repetition_matches_pgx_and_bad_hashes_are_caught() -> None:
         ring = np.concatenate([rows[:1], rows[1:][::-1]])
         return good[: hashes.start] + ring.tobytes() + good[hashes.stop :]
 
-    for wrong in (zeroed, pgx_own):  # (lockstep counts the steps of all games)
+    for wrong in (zeroed(encode, hashes), pgx_own):  # (lockstep counts the steps of all games)
         with pytest.raises(Mismatch, match=f"step {3 * 64}, .*observation differs"):
-            lockstep("Chess-v1", fen_start, wrong, games=64, batch=64, seed=9, illegal_rate=0, policy=_knight_shuffle())
+            lockstep_cycle("Chess-v1", fen_start, wrong, moves)

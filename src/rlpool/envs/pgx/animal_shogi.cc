@@ -70,19 +70,15 @@ constexpr ZobristKeys make_zobrist_keys() {
   return k;
 }
 constexpr ZobristKeys kZobrist = make_zobrist_keys();
-constexpr std::uint64_t kZobristSide = kZobrist.side;
-constexpr std::uint64_t kInitHash = kZobrist.init;
-constexpr const std::array<std::uint64_t, 12 * 10>& kZobristBoard = kZobrist.board;
-constexpr const std::array<std::uint64_t, 2 * 3 * 3>& kZobristHand = kZobrist.hand;
 
 // No key has a zero word, and no two keys share a word (a check of the generator, at compile
 // time; pgx's comparison counts an entry when either word matches).
 constexpr bool keys_distinct() {
   std::array<std::uint64_t, 2 + 12 * 10 + 2 * 3 * 3> all{};
-  all[0] = kZobristSide;
-  all[1] = kInitHash;
-  for (int i = 0; i < 12 * 10; ++i) all[i + 2] = kZobristBoard[i];
-  for (int i = 0; i < 2 * 3 * 3; ++i) all[i + 2 + 12 * 10] = kZobristHand[i];
+  all[0] = kZobrist.side;
+  all[1] = kZobrist.init;
+  for (int i = 0; i < 12 * 10; ++i) all[i + 2] = kZobrist.board[i];
+  for (int i = 0; i < 2 * 3 * 3; ++i) all[i + 2 + 12 * 10] = kZobrist.hand[i];
   for (std::size_t i = 0; i < all.size(); ++i) {
     const std::uint32_t lo = static_cast<std::uint32_t>(all[i]), hi = static_cast<std::uint32_t>(all[i] >> 32);
     if (lo == 0 || hi == 0) return false;
@@ -173,13 +169,13 @@ class AnimalShogi final : public PgxEnv {
  protected:
   void new_game(Rng& rng) override {
     s_ = State{};
-    s_.hash = kInitHash;
-    s_.hashes_lo[0] = static_cast<std::uint32_t>(kInitHash);
-    s_.hashes_hi[0] = static_cast<std::uint32_t>(kInitHash >> 32);
+    s_.hash = kZobrist.init;
+    s_.hashes_lo[0] = static_cast<std::uint32_t>(kZobrist.init);
+    s_.hashes_hi[0] = static_cast<std::uint32_t>(kZobrist.init >> 32);
     s_.board = kInitBoard;
     for (auto& row : s_.history) row.fill(kEmpty);
     s_.history[0] = kInitBoard;
-    current_player_ = static_cast<int>(rng.integer(2));  // pgx: jax.random.bernoulli(key)
+    current_player_ = draw_first_player(rng);
   }
 
   void play(int action, Rng& /*rng*/) override {
@@ -187,10 +183,7 @@ class AnimalShogi final : public PgxEnv {
     const auto [is_try, rep] = apply(action);
     const bool rep_draw = rep >= 2;
     terminated_ = !generate<true>(nullptr) || is_try || rep_draw;
-    if (terminated_ && !rep_draw) {
-      rewards_[mover] = 1.0;
-      rewards_[1 - mover] = -1.0;
-    }
+    if (terminated_ && !rep_draw) set_winner(mover);
     if (s_.step_count >= kMaxSteps) terminated_ = true;
   }
 
@@ -203,7 +196,7 @@ class AnimalShogi final : public PgxEnv {
 
   void observe(int player, void* dst) const override {
     auto* out = static_cast<float*>(dst);
-    const int color = player == current_player_ ? s_.turn : 1 - s_.turn;
+    const int color = color_of(player, s_.turn);
     const bool other = player != current_player_;  // pgx flips the state for the player not to move
     // The planes that are the same on every square (hands, repetitions, color, steps) into the
     // first square, copied to the others; then each square's pieces.
@@ -264,10 +257,7 @@ class AnimalShogi final : public PgxEnv {
                                     std::to_string(kHashSlots));
       }
     }
-    if (s.step_count < 0 || s.step_count > kMaxStepCount) {
-      throw std::invalid_argument("state's step count is " + std::to_string(s.step_count) + ", expected 0.." +
-                                  std::to_string(kMaxStepCount));
-    }
+    check_range(s.step_count, 0, kMaxStepCount, "step count");
     if (s.turn > 1) throw std::invalid_argument("state's turn is " + std::to_string(s.turn) + ", expected 0 or 1");
     if (s.unused != 0) throw std::invalid_argument("state's unused byte is not zero");
     s_ = s;
@@ -309,9 +299,9 @@ class AnimalShogi final : public PgxEnv {
     auto zb = [first](int square, int piece) {  // ZOBRIST_BOARD at the first player's square and piece
       const int sq = gather_ix(first ? square : 11 - square, 12);
       const int pc = gather_ix(first ? piece : py_mod(piece + 5, 10), 10);
-      return kZobristBoard[sq * 10 + pc];
+      return kZobrist.board[sq * 10 + pc];
     };
-    auto zh = [first](int piece, int count) { return kZobristHand[(first ? 0 : 9) + piece * 3 + gather_ix(count, 3)]; };
+    auto zh = [first](int piece, int count) { return kZobrist.hand[(first ? 0 : 9) + piece * 3 + gather_ix(count, 3)]; };
     const int x = action / 12, sq = action % 12;
     if (x >= 8) {  // _step_drop
       const int piece = x - 8;
@@ -355,7 +345,7 @@ class AnimalShogi final : public PgxEnv {
     for (auto& row : s_.hand_history) std::rotate(row.begin(), row.begin() + 3, row.end());
     b = flipped(b);
     std::swap(s_.hand[0], s_.hand[1]);
-    s_.hash = h ^ kZobristSide;
+    s_.hash = h ^ kZobrist.side;
     s_.turn ^= 1;
     current_player_ = 1 - current_player_;
     const auto lo = static_cast<std::uint32_t>(s_.hash), hi = static_cast<std::uint32_t>(s_.hash >> 32);
@@ -458,12 +448,7 @@ class AnimalShogi final : public PgxEnv {
   std::size_t cell_bytes_ = kPlanes * sizeof(float);
 };
 
-const bool registered = register_env_type({
-    .name = "AnimalShogi",
-    .options = {},
-    .spec = [](const Config&) { return game_spec(AnimalShogi::shape()); },
-    .create = make_env<AnimalShogi>(),
-});
+const bool registered = register_game<AnimalShogi>("AnimalShogi");
 
 }  // namespace
 

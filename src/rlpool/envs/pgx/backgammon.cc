@@ -54,7 +54,7 @@ class Backgammon final : public PgxEnv {
  protected:
   void new_game(Rng& rng) override {
     s_ = State{};
-    current_player_ = static_cast<int>(rng.integer(2));  // pgx: jax.random.bernoulli
+    current_player_ = draw_first_player(rng);
     // pgx: a uniform choice among the 30 ordered pairs of different dice.
     const int pair = static_cast<int>(rng.integer(30));
     const int first = pair / 5;
@@ -81,13 +81,11 @@ class Backgammon final : public PgxEnv {
       s_.played = static_cast<std::int8_t>(s_.played + 1);
     }
     if (s_.board[kOff] == kCheckers) {
-      const int mover = current_player_;
       const bool gammon = s_.board[kOff + 1] == 0;
       int inner = 0;
       for (int i = 18; i < kPoints; ++i) inner += s_.board[i];
       const double score = 1.0 + gammon + (gammon && inner != 0);
-      rewards_[mover] = score;
-      rewards_[1 - mover] = -score;
+      set_winner(current_player_, score);
       terminated_ = true;
       return;
     }
@@ -159,17 +157,9 @@ class Backgammon final : public PgxEnv {
                                     ", expected -16..16");
       }
     }
-    for (auto d : s.dice) {
-      if (d < 0 || d > 5) throw std::invalid_argument("state's dice hold " + std::to_string(d) + ", expected 0..5");
-    }
-    for (auto d : s.playable) {
-      if (d < -1 || d > 5) {
-        throw std::invalid_argument("state's playable dice hold " + std::to_string(d) + ", expected -1..5");
-      }
-    }
-    if (s.played < 0 || s.played > 4) {
-      throw std::invalid_argument("state's played dice number is " + std::to_string(s.played) + ", expected 0..4");
-    }
+    for (auto d : s.dice) check_range(d, 0, 5, "dice", "hold");
+    for (auto d : s.playable) check_range(d, -1, 5, "playable dice", "hold");
+    check_range(s.played, 0, 4, "played dice number");
     if (s.turn < 0 || s.turn > 1) throw std::invalid_argument("state's turn is " + std::to_string(s.turn) + ", expected 0 or 1");
     const bool none = s.pending_dice[0] == -1 && s.pending_dice[1] == -1;
     const bool roll = s.pending_dice[0] >= 0 && s.pending_dice[0] <= 5 && s.pending_dice[1] >= 0 && s.pending_dice[1] <= 5;
@@ -234,12 +224,7 @@ class Backgammon final : public PgxEnv {
   State s_;
 };
 
-const bool registered = register_env_type({
-    .name = "Backgammon",
-    .options = {},
-    .spec = [](const Config&) { return game_spec(Backgammon::shape()); },
-    .create = make_env<Backgammon>(),
-});
+const bool registered = register_game<Backgammon>("Backgammon");
 
 }  // namespace
 

@@ -310,8 +310,8 @@ class Chess final : public PgxEnv {
     s_.boards[0] = s_.board;
     s_.castling = {1, 1, 1, 1};
     s_.hashes[0] = kInitHash;  // pgx's INIT_ZOBRIST_HASH (here a key of its own), not the initial position's hash
-    s_.swap = static_cast<std::uint8_t>(rng.integer(2));  // pgx: _player_order[bernoulli(key)]
-    current_player_ = s_.swap;                              // white's player
+    s_.swap = static_cast<std::uint8_t>(draw_first_player(rng));  // pgx: _player_order[bernoulli(key)]
+    current_player_ = s_.swap;  // white's player
     reps_ = {1, 0, 0, 0, 0, 0, 0, 0};
     filled_ = 1;
     for (int slot = 0; slot < 8; ++slot) index_board(slot);
@@ -320,14 +320,10 @@ class Chess final : public PgxEnv {
 
   void play(int action, Rng& /*rng*/) override {
     advance(action);
-    const int mover = current_player_;
-    const bool mated = n_moves_ == 0 && in_check_;
+    const bool mated = n_moves_ == 0 && in_check_;  // the player to move now
     const bool third_time = reps_[0] - 1 >= 2;
     terminated_ = n_moves_ == 0 || s_.halfmove >= 100 || insufficient() || third_time || s_.step_count >= kMaxSteps;
-    if (mated) {
-      rewards_[mover] = -1.0;
-      rewards_[1 - mover] = 1.0;
-    }
+    if (mated) set_winner(1 - current_player_);
   }
 
   // pgx's _step runs on any label, the index arithmetic of an off-board plane included.
@@ -339,7 +335,7 @@ class Chess final : public PgxEnv {
   }
 
   void observe(int player, void* dst) const override {
-    const int color = player == current_player_ ? s_.color : 1 - s_.color;  // the observer's
+    const int color = color_of(player, s_.color);  // the observer's
     alignas(16) std::array<float, 120> plane{};  // one square's channels (and one spare)
     for (int i = 0; i < 8; ++i) {
       const std::uint64_t h = s_.hashes[hash_slot(i)];
@@ -388,17 +384,13 @@ class Chess final : public PgxEnv {
     }
     if (s.halfmove < 0 || s.halfmove > (1 << 30)) bad("halfmove count is " + std::to_string(s.halfmove));
     if (s.step_count < 0 || s.step_count > (1 << 30)) bad("step count is " + std::to_string(s.step_count));
-    if (s.hash_head < 0 || s.hash_head >= kHashRows) {
-      bad("hash_head is " + std::to_string(s.hash_head) + ", expected 0..512");
-    }
+    check_range(s.hash_head, 0, kHashRows - 1, "hash_head");
     for (auto c : s.castling) {
       if (c > 1) bad("castling rights hold " + std::to_string(c) + ", expected 0 or 1");
     }
     if (s.color < 0 || s.color > 1) bad("color is " + std::to_string(s.color) + ", expected 0 or 1");
-    if (s.en_passant < -1 || s.en_passant > 63) {
-      bad("en_passant is " + std::to_string(s.en_passant) + ", expected -1..63");
-    }
-    if (s.board_head < 0 || s.board_head > 7) bad("board_head is " + std::to_string(s.board_head) + ", expected 0..7");
+    check_range(s.en_passant, -1, 63, "en_passant");
+    check_range(s.board_head, 0, 7, "board_head");
     if (s.swap > 1) bad("swap is " + std::to_string(s.swap) + ", expected 0 or 1");
     for (auto u : s.unused) {
       if (u != 0) bad("unused bytes are not zero");
@@ -580,6 +572,25 @@ class Chess final : public PgxEnv {
     }
   }
 
+  // pgx's pseudo-legal moves but en passant: the destinations of the first 16 of the mover's pieces,
+  // cut at the first 200 in all (pgx's fixed size); visit(from, piece, destinations) for each of those
+  // pieces. Returns what is left of the 200, for the en-passant captures.
+  template <class Visit>
+  int pseudo_legal_moves(Visit visit) const {
+    int budget = 200;
+    int pieces = 0;
+    for (Bits b = bb_.ours; b != 0 && pieces < 16; b &= b - 1, ++pieces) {
+      const int from = std::countr_zero(b);
+      const int piece = s_.board[from];
+      Bits t = bb_.pseudo_moves(from, piece);
+      int n = std::popcount(t);
+      if (n > budget) t = lowest_bits(t, budget), n = budget;
+      budget -= n;
+      visit(from, piece, t);
+    }
+    return budget;
+  }
+
   // pgx's en-passant candidates (from ep - 9 and ep + 7), on a board where they make sense.
   template <class Legal>
   void en_passant_moves(int& budget, Legal legal) {
@@ -619,15 +630,7 @@ class Chess final : public PgxEnv {
         pin_line[s1] = line;
       }
     }
-    int budget = 200;  // pgx keeps the first 200 pseudo-legal moves
-    int pieces = 0;
-    for (Bits b = bb.ours; b != 0 && pieces < 16; b &= b - 1, ++pieces) {
-      const int from = std::countr_zero(b);
-      const int piece = s_.board[from];
-      Bits t = bb.pseudo_moves(from, piece);
-      int n = std::popcount(t);
-      if (n > budget) t = lowest_bits(t, budget), n = budget;
-      budget -= n;
+    int budget = pseudo_legal_moves([&](int from, int piece, Bits t) {
       if (piece == kKing) {
         t &= ~danger;
       } else {
@@ -635,7 +638,7 @@ class Chess final : public PgxEnv {
         if (pinned & bit(from)) t &= pin_line[from];
       }
       add_moves(from, piece, t);
-    }
+    });
     const int ep = s_.en_passant;
     en_passant_moves(budget, [&](int from) {
       const Bits occ = bb.occ ^ bit(from) ^ bit(ep) ^ bit(ep - 1);
@@ -657,22 +660,14 @@ class Chess final : public PgxEnv {
       const Bitboards after(b);
       return after.attackers(king_square(b), after.occ) == 0;
     };
-    int budget = 200;
-    int pieces = 0;
-    for (Bits b = bb.ours; b != 0 && pieces < 16; b &= b - 1, ++pieces) {
-      const int from = std::countr_zero(b);
-      const int piece = s_.board[from];
-      Bits t = bb.pseudo_moves(from, piece);
-      int n = std::popcount(t);
-      if (n > budget) t = lowest_bits(t, budget), n = budget;
-      budget -= n;
+    int budget = pseudo_legal_moves([&](int from, int piece, Bits t) {
       Bits ok = 0;
       for (Bits m = t; m != 0; m &= m - 1) {
         const int to = std::countr_zero(m);
         if (legal(from * 73 + kTables.to_plane[from][to])) ok |= bit(to);
       }
       add_moves(from, piece, ok);
-    }
+    });
     en_passant_moves(budget, [&](int from) { return legal(from * 73 + kTables.to_plane[from][s_.en_passant]); });
   }
 
@@ -691,12 +686,7 @@ class Chess final : public PgxEnv {
   bool in_check_ = false;
 };
 
-const bool registered = register_env_type({
-    .name = "Chess",
-    .options = {},
-    .spec = [](const Config&) { return game_spec(Chess::shape()); },
-    .create = make_env<Chess>(),
-});
+const bool registered = register_game<Chess>("Chess");
 
 }  // namespace
 

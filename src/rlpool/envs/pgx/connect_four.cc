@@ -16,9 +16,7 @@
 // four is a few shifts and masks and the observation is spread from the bits
 // four cells at a time.
 #include <array>
-#include <bit>
 #include <cstdint>
-#include <cstring>
 
 #include "envs/pgx/pgx_env.h"
 
@@ -70,13 +68,6 @@ constexpr std::uint64_t column_bits(int c) {
   return m;
 }
 
-// Four bits (cells) -> four 16-bit lanes holding 0 or 1 in their low byte.
-inline std::uint64_t spread4(std::uint64_t x) {
-  return ((x & 0xF) * 0x0000200040008001ULL) & 0x0001000100010001ULL;
-}
-
-static_assert(std::endian::native == std::endian::little, "the observation writer assumes little-endian bytes");
-
 class ConnectFour final : public PgxEnv {
  public:
   explicit ConnectFour(const Config& /*config*/) : PgxEnv(shape()) {}
@@ -88,7 +79,7 @@ class ConnectFour final : public PgxEnv {
  protected:
   void new_game(Rng& rng) override {
     s_ = State{};
-    current_player_ = static_cast<int>(rng.integer(2));  // pgx: jax.random.bernoulli(key)
+    current_player_ = draw_first_player(rng);
   }
 
   void play(int action, Rng& /*rng*/) override {
@@ -103,10 +94,7 @@ class ConnectFour final : public PgxEnv {
     bool full = true;
     for (auto h : s_.height) full = full && h == kRows;
     terminated_ = won || full;
-    if (won) {
-      rewards_[mover] = 1.0;
-      rewards_[1 - mover] = -1.0;
-    }
+    if (won) set_winner(mover);
   }
 
   // A full column (see the header): the disc replaces the bottom one.
@@ -123,18 +111,8 @@ class ConnectFour final : public PgxEnv {
   }
 
   void observe(int player, void* dst) const override {
-    const int mine = player == current_player_ ? s_.color : 1 - s_.color;
-    std::uint64_t a = s_.stones[mine];
-    std::uint64_t b = s_.stones[1 - mine];
-    auto* out = static_cast<unsigned char*>(dst);
-    for (int i = 0; i < kCells / 4; ++i) {  // cells 4i..4i+3: [own, opponent's] each
-      const std::uint64_t word = spread4(a) | (spread4(b) << 8);
-      std::memcpy(out + 8 * i, &word, 8);
-      a >>= 4;
-      b >>= 4;
-    }
-    const std::uint64_t word = spread4(a) | (spread4(b) << 8);  // the last two cells
-    std::memcpy(out + 8 * (kCells / 4), &word, 2 * (kCells % 4));
+    const int mine = color_of(player, s_.color);
+    write_bitboard_planes(s_.stones[mine], s_.stones[1 - mine], kCells, dst);
   }
 
   std::string save() const override { return pod_state(s_); }
@@ -171,12 +149,7 @@ class ConnectFour final : public PgxEnv {
   State s_;
 };
 
-const bool registered = register_env_type({
-    .name = "ConnectFour",
-    .options = {},
-    .spec = [](const Config&) { return game_spec(ConnectFour::shape()); },
-    .create = make_env<ConnectFour>(),
-});
+const bool registered = register_game<ConnectFour>("ConnectFour");
 
 }  // namespace
 

@@ -68,16 +68,13 @@ constexpr ZobristKeys make_zobrist_keys() {
   return k;
 }
 constexpr ZobristKeys kZobrist = make_zobrist_keys();
-constexpr std::uint64_t kZobristSide = kZobrist.side;
-constexpr std::uint64_t kInitHash = kZobrist.init;
-constexpr const std::array<std::uint64_t, 25 * 13>& kZobristBoard = kZobrist.board;
 
 // All keys nonzero and distinct (a check of the generator, at compile time).
 constexpr bool keys_distinct() {
   std::array<std::uint64_t, 25 * 13 + 2> all{};
-  all[0] = kZobristSide;
-  all[1] = kInitHash;
-  for (int i = 0; i < 25 * 13; ++i) all[i + 2] = kZobristBoard[i];
+  all[0] = kZobrist.side;
+  all[1] = kZobrist.init;
+  for (int i = 0; i < 25 * 13; ++i) all[i + 2] = kZobrist.board[i];
   for (std::size_t i = 0; i < all.size(); ++i) {
     if (all[i] == 0) return false;
     for (std::size_t j = 0; j < i; ++j) {
@@ -182,10 +179,10 @@ class GardnerChess final : public PgxEnv {
  protected:
   void new_game(Rng& rng) override {
     s_ = State{};
-    s_.hashes[0] = kInitHash;
+    s_.hashes[0] = kZobrist.init;
     s_.board = kInitBoard;
     s_.history[0] = kInitBoard;
-    current_player_ = static_cast<int>(rng.integer(2));  // pgx: jax.random.bernoulli(key)
+    current_player_ = draw_first_player(rng);
     recount_reps();
   }
 
@@ -194,10 +191,7 @@ class GardnerChess final : public PgxEnv {
     const int rep = apply(action);
     const bool has_legal = generate<true>(nullptr);
     terminated_ = !has_legal || s_.halfmove >= 100 || insufficient() || rep >= 2;
-    if (!has_legal && attacked(s_.board, king_square(s_.board))) {  // checkmate
-      rewards_[mover] = 1.0;
-      rewards_[1 - mover] = -1.0;
-    }
+    if (!has_legal && attacked(s_.board, king_square(s_.board))) set_winner(mover);  // checkmate
     if (s_.step_count >= kMaxSteps) terminated_ = true;
   }
 
@@ -210,7 +204,7 @@ class GardnerChess final : public PgxEnv {
 
   void observe(int player, void* dst) const override {
     auto* out = static_cast<float*>(dst);
-    const int color = player == current_player_ ? s_.turn : 1 - s_.turn;
+    const int color = color_of(player, s_.turn);
     // The planes that are the same on every square (repetitions, color, counters) into the first
     // square, copied to the others; then each square's pieces.
     std::memset(out, 0, cell_bytes_);
@@ -247,14 +241,8 @@ class GardnerChess final : public PgxEnv {
     check_board(s.board, "board");
     for (const auto& h : s.history) check_board(h, "board history");
     if (s.turn > 1) throw std::invalid_argument("state's turn is " + std::to_string(s.turn) + ", expected 0 or 1");
-    if (s.step_count < 0 || s.step_count > kMaxStepCount) {
-      throw std::invalid_argument("state's step count is " + std::to_string(s.step_count) + ", expected 0.." +
-                                  std::to_string(kMaxStepCount));
-    }
-    if (s.halfmove < 0 || s.halfmove > kMaxStepCount) {
-      throw std::invalid_argument("state's halfmove count is " + std::to_string(s.halfmove) + ", expected 0.." +
-                                  std::to_string(kMaxStepCount));
-    }
+    check_range(s.step_count, 0, kMaxStepCount, "step count");
+    check_range(s.halfmove, 0, kMaxStepCount, "halfmove count");
     for (auto u : s.unused) {
       if (u != 0) throw std::invalid_argument("state's unused bytes are not zero");
     }
@@ -311,13 +299,13 @@ class GardnerChess final : public PgxEnv {
     const int dst = white ? b[to_ix] + 6 : -b[to_ix] + 6;
     const int zfrom = white ? from : flip_pos(from);
     const int zto = !white && to >= 0 ? flip_pos(to) : to_ix;
-    h ^= kZobristBoard[zfrom * 13 + src] ^ kZobristBoard[zfrom * 13 + 6] ^ kZobristBoard[zto * 13 + dst];
+    h ^= kZobrist.board[zfrom * 13 + src] ^ kZobrist.board[zfrom * 13 + 6] ^ kZobrist.board[zto * 13 + dst];
     if (under >= 0) {
       src = white ? src + 3 - under : src - (3 - under);
       if (src < 0) src += 13;  // JAX wraps a negative index, then clamps
       src = std::clamp(src, 0, 12);
     }
-    h ^= kZobristBoard[zto * 13 + src] ^ kZobristSide;
+    h ^= kZobrist.board[zto * 13 + src] ^ kZobrist.side;
     // _apply_move
     int piece = b[from];
     s_.halfmove = (b[to_ix] < 0 || piece == kPawn) ? 0 : s_.halfmove + 1;
@@ -430,12 +418,7 @@ class GardnerChess final : public PgxEnv {
   std::size_t cell_bytes_ = kPlanes * sizeof(float);
 };
 
-const bool registered = register_env_type({
-    .name = "GardnerChess",
-    .options = {},
-    .spec = [](const Config&) { return game_spec(GardnerChess::shape()); },
-    .create = make_env<GardnerChess>(),
-});
+const bool registered = register_game<GardnerChess>("GardnerChess");
 
 }  // namespace
 

@@ -210,7 +210,7 @@ class Go final : public PgxEnv {
 
  protected:
   void new_game(Rng& rng) override {
-    black_player_ = static_cast<int>(rng.integer(2));  // pgx: _player_order[bernoulli(key)]
+    black_player_ = draw_first_player(rng);  // pgx: _player_order[bernoulli(key)]
     current_player_ = black_player_;
     step_count_ = consecutive_pass_count_ = 0;
     ko_ = -1;
@@ -283,8 +283,7 @@ class Go final : public PgxEnv {
   }
 
   void observe(int player, void* dst) const override {
-    const int color = step_count_ % 2;
-    const int viewer = player == current_player_ ? color : 1 - color;
+    const int viewer = color_of(player, step_count_ % 2);
     const auto& table = kObs.bytes[static_cast<std::size_t>(viewer)];
     const int planes = 2 * history_ + 1;
     const int full = (2 * history_) / 8;  // whole 8-byte groups (4 positions)

@@ -69,7 +69,7 @@ class Hex final : public PgxEnv {
   void new_game(Rng& rng) override {
     s_ = State{};
     rebuild();
-    current_player_ = static_cast<int>(rng.integer(2));  // pgx: _player_order from jax.random.bernoulli(key)
+    current_player_ = draw_first_player(rng);  // pgx: _player_order from jax.random.bernoulli(key)
   }
 
   void play(int action, Rng& /*rng*/) override {
@@ -94,8 +94,7 @@ class Hex final : public PgxEnv {
     sides_[action] = touched;
     if (touched == 3) {
       terminated_ = true;
-      rewards_[mover] = 1.0;
-      rewards_[1 - mover] = -1.0;
+      set_winner(mover);
     }
   }
 
@@ -118,8 +117,7 @@ class Hex final : public PgxEnv {
   }
 
   void observe(int player, void* dst) const override {
-    const int to_move = s_.step_count % 2;
-    const int mine = player == current_player_ ? to_move : 1 - to_move;
+    const int mine = color_of(player, s_.step_count % 2);
     const bool can_swap = s_.step_count == 1;
     // A cell's four planes by its content (empty, color 0, color 1), as bytes.
     std::array<std::array<unsigned char, 4>, 3> planes{};
@@ -142,10 +140,7 @@ class Hex final : public PgxEnv {
                                     ", expected -1, 0 or 1");
       }
     }
-    if (s.step_count < 0 || s.step_count > kMaxSteps) {
-      throw std::invalid_argument("state's step_count is " + std::to_string(s.step_count) + ", expected 0.." +
-                                  std::to_string(kMaxSteps));
-    }
+    check_range(s.step_count, 0, kMaxSteps, "step_count");
     s_ = s;
     rebuild();
   }
@@ -203,12 +198,7 @@ class Hex final : public PgxEnv {
   std::array<std::uint8_t, kCells> sides_{};
 };
 
-const bool registered = register_env_type({
-    .name = "Hex",
-    .options = {},
-    .spec = [](const Config&) { return game_spec(Hex::shape()); },
-    .create = make_env<Hex>(),
-});
+const bool registered = register_game<Hex>("Hex");
 
 }  // namespace
 

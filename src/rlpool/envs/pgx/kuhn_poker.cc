@@ -33,7 +33,7 @@ class KuhnPoker final : public PgxEnv {
  protected:
   void new_game(Rng& rng) override {
     s_ = State{};
-    current_player_ = static_cast<int>(rng.integer(2));
+    current_player_ = draw_first_player(rng);
     s_.cards = kDeals[rng.integer(6)];
   }
 
@@ -43,14 +43,10 @@ class KuhnPoker final : public PgxEnv {
     if (action == kBet) ++s_.pot[me];
     if (s_.last_action == kBet && action == kPass) {  // fold: the bettor takes it
       terminated_ = true;
-      rewards_[other] = 1.0;
-      rewards_[me] = -1.0;
+      set_winner(other);
     } else if (s_.last_action >= 0 && action == s_.last_action) {  // bet-bet or pass-pass: showdown
       terminated_ = true;
-      const double stake = action == kBet ? 2.0 : 1.0;
-      const int winner = s_.cards[me] > s_.cards[other] ? me : other;
-      rewards_[winner] = stake;
-      rewards_[1 - winner] = -stake;
+      set_winner(s_.cards[me] > s_.cards[other] ? me : other, action == kBet ? 2.0 : 1.0);
     }
     s_.last_action = static_cast<std::int8_t>(action);
     current_player_ = other;
@@ -93,12 +89,7 @@ class KuhnPoker final : public PgxEnv {
   State s_;
 };
 
-const bool registered = register_env_type({
-    .name = "KuhnPoker",
-    .options = {},
-    .spec = [](const Config&) { return game_spec(KuhnPoker::shape()); },
-    .create = make_env<KuhnPoker>(),
-});
+const bool registered = register_game<KuhnPoker>("KuhnPoker");
 
 }  // namespace
 

@@ -46,7 +46,7 @@ class LeducHoldem final : public PgxEnv {
  protected:
   void new_game(Rng& rng) override {
     s_ = State{};
-    current_player_ = static_cast<int>(rng.integer(2));
+    current_player_ = draw_first_player(rng);
     s_.first_player = static_cast<std::int8_t>(current_player_);
     std::array<std::int8_t, 6> deck{0, 0, 1, 1, 2, 2};
     for (int i = 0; i < 3; ++i) {
@@ -70,17 +70,12 @@ class LeducHoldem final : public PgxEnv {
     const bool ended = round_over && !(s_.round == 0 && call);
     const double stake = std::min(s_.chips[0], s_.chips[1]);
     if (fold) {
-      rewards_[other] = stake;
-      rewards_[me] = -stake;
+      set_winner(other, stake);
     } else if (ended) {
       const int mine = s_.cards[me];
       const int theirs = s_.cards[other];
       const int pub = s_.cards[2];
-      if (mine != theirs) {
-        const bool win = mine == pub || (theirs != pub && mine > theirs);
-        rewards_[win ? me : other] = stake;
-        rewards_[win ? other : me] = -stake;
-      }
+      if (mine != theirs) set_winner(mine == pub || (theirs != pub && mine > theirs) ? me : other, stake);
     }
     terminated_ = ended;
     s_.last_action = static_cast<std::int8_t>(round_over ? -1 : action);
@@ -115,21 +110,15 @@ class LeducHoldem final : public PgxEnv {
   void load(std::string_view bytes) override {
     State s{};
     load_pod_state(bytes, s);
-    auto check = [](int value, int low, int high, const char* field) {
-      if (value < low || value > high) {
-        throw std::invalid_argument(std::string("state's ") + field + " is " + std::to_string(value) + ", expected " +
-                                    std::to_string(low) + ".." + std::to_string(high));
-      }
-    };
-    check(s.first_player, 0, 1, "first_player");
-    for (auto card : s.cards) check(card, 0, 2, "cards");
+    check_range(s.first_player, 0, 1, "first_player");
+    for (auto card : s.cards) check_range(card, 0, 2, "cards");
     if (s.cards[0] == s.cards[1] && s.cards[1] == s.cards[2]) {
       throw std::invalid_argument("state's cards are three of a kind, the deck holds two of each");
     }
-    check(s.last_action, -1, 2, "last_action");
-    for (auto chips : s.chips) check(chips, 1, 17, "chips");  // 13 in legal play, 17 after a third raise
-    check(s.round, 0, 2, "round");
-    check(s.raise_count, 0, kMaxRaise + 1, "raise_count");
+    check_range(s.last_action, -1, 2, "last_action");
+    for (auto chips : s.chips) check_range(chips, 1, 17, "chips");  // 13 in legal play, 17 after a third raise
+    check_range(s.round, 0, 2, "round");
+    check_range(s.raise_count, 0, kMaxRaise + 1, "raise_count");
     s_ = s;
   }
 
@@ -145,12 +134,7 @@ class LeducHoldem final : public PgxEnv {
   State s_;
 };
 
-const bool registered = register_env_type({
-    .name = "LeducHoldem",
-    .options = {},
-    .spec = [](const Config&) { return game_spec(LeducHoldem::shape()); },
-    .create = make_env<LeducHoldem>(),
-});
+const bool registered = register_game<LeducHoldem>("LeducHoldem");
 
 }  // namespace
 

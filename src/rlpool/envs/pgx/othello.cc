@@ -17,7 +17,6 @@
 #include <array>
 #include <bit>
 #include <cstdint>
-#include <cstring>
 
 #include "envs/pgx/pgx_env.h"
 
@@ -67,13 +66,6 @@ constexpr std::uint64_t moves(std::uint64_t own, std::uint64_t opp) {
   return legal;
 }
 
-// Four bits (cells) -> four 16-bit lanes holding 0 or 1 in their low byte.
-inline std::uint64_t spread4(std::uint64_t x) {
-  return ((x & 0xF) * 0x0000200040008001ULL) & 0x0001000100010001ULL;
-}
-
-static_assert(std::endian::native == std::endian::little, "the observation writer assumes little-endian bytes");
-
 class Othello final : public PgxEnv {
  public:
   explicit Othello(const Config& /*config*/) : PgxEnv(shape()) {}
@@ -83,7 +75,7 @@ class Othello final : public PgxEnv {
  protected:
   void new_game(Rng& rng) override {
     s_ = State{};
-    current_player_ = static_cast<int>(rng.integer(2));  // pgx: jax.random.bernoulli(key)
+    current_player_ = draw_first_player(rng);
   }
 
   void play(int action, Rng& /*rng*/) override {
@@ -104,9 +96,7 @@ class Othello final : public PgxEnv {
       const int mine = std::popcount(own);
       const int theirs = std::popcount(opp);
       if (mine != theirs) {
-        const int winner = mine > theirs ? mover : 1 - mover;
-        rewards_[winner] = 1.0;
-        rewards_[1 - winner] = -1.0;
+        set_winner(mine > theirs ? mover : 1 - mover);
       }
     }
   }
@@ -121,15 +111,8 @@ class Othello final : public PgxEnv {
   }
 
   void observe(int player, void* dst) const override {
-    std::uint64_t a = player == current_player_ ? s_.own : s_.opp;
-    std::uint64_t b = player == current_player_ ? s_.opp : s_.own;
-    auto* out = static_cast<unsigned char*>(dst);
-    for (int i = 0; i < 16; ++i) {  // cells 4i..4i+3: [own, opponent's] each
-      const std::uint64_t word = spread4(a) | (spread4(b) << 8);
-      std::memcpy(out + 8 * i, &word, 8);
-      a >>= 4;
-      b >>= 4;
-    }
+    const bool to_move = player == current_player_;
+    write_bitboard_planes(to_move ? s_.own : s_.opp, to_move ? s_.opp : s_.own, 64, dst);
   }
 
   std::string save() const override { return pod_state(s_); }
@@ -155,12 +138,7 @@ class Othello final : public PgxEnv {
   State s_;
 };
 
-const bool registered = register_env_type({
-    .name = "Othello",
-    .options = {},
-    .spec = [](const Config&) { return game_spec(Othello::shape()); },
-    .create = make_env<Othello>(),
-});
+const bool registered = register_game<Othello>("Othello");
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 namespace rlpool::pgx {
 
@@ -24,6 +25,13 @@ struct Header {
 static_assert(sizeof(Header) == 8 * kMaxPlayers + 8);
 
 }  // namespace
+
+void check_range(long long value, long long low, long long high, const char* field, const char* verb) {
+  if (value < low || value > high) {
+    throw std::invalid_argument(std::string("state's ") + field + " " + verb + " " + std::to_string(value) +
+                                ", expected " + std::to_string(low) + ".." + std::to_string(high));
+  }
+}
 
 EnvSpec game_spec(const GameShape& shape) {
   if (shape.num_players < 1 || shape.num_players > kMaxPlayers) {

@@ -29,7 +29,9 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -53,6 +55,27 @@ constexpr std::uint64_t splitmix64(std::uint64_t& state) {
 
 // A hash key laid out as pgx's are: two 31-bit words, low | high << 32.
 constexpr std::uint64_t pgx_hash_key(std::uint64_t& state) { return splitmix64(state) & 0x7fffffff'7fffffffULL; }
+
+// Two bitboards (bit i: cell i) as bool planes, cell by cell [a's, b's], for the first `cells` cells
+// (at most 64) into `dst` (2 * cells bytes): a player's own stones and the opponent's.
+inline void write_bitboard_planes(std::uint64_t a, std::uint64_t b, int cells, void* dst) {
+  auto* out = static_cast<unsigned char*>(dst);
+  static_assert(std::endian::native == std::endian::little, "the plane writer assumes little-endian bytes");
+  // Four bits (cells) -> four 16-bit lanes holding 0 or 1 in their low byte.
+  auto spread4 = [](std::uint64_t x) { return ((x & 0xF) * 0x0000200040008001ULL) & 0x0001000100010001ULL; };
+  for (int i = 0; i < cells / 4; ++i, a >>= 4, b >>= 4) {  // cells 4i..4i+3
+    const std::uint64_t word = spread4(a) | (spread4(b) << 8);
+    std::memcpy(out + 8 * i, &word, 8);
+  }
+  if (cells % 4 != 0) {  // the last one to three cells
+    const std::uint64_t word = spread4(a) | (spread4(b) << 8);
+    std::memcpy(out + 8 * (cells / 4), &word, static_cast<std::size_t>(2 * (cells % 4)));
+  }
+}
+
+// A load check of one field: throws std::invalid_argument ("state's <field> <verb> <value>, expected
+// <low>..<high>") unless low <= value <= high.
+void check_range(long long value, long long low, long long high, const char* field, const char* verb = "is");
 
 // What a game looks like: EnvSpec fields the base fills in for it.
 struct GameShape {
@@ -105,6 +128,16 @@ class PgxEnv : public Env {
   int num_players() const { return shape_.num_players; }
   int num_actions() const { return shape_.num_actions; }
 
+  // A two-player game's first player: a fair coin (pgx: jax.random.bernoulli(key)).
+  static int draw_first_player(Rng& rng) { return static_cast<int>(rng.integer(2)); }
+  // In a two-player game: the colour (0 or 1) of `player` when the player to move has `to_move`.
+  int color_of(int player, int to_move) const { return player == current_player_ ? to_move : 1 - to_move; }
+  // A two-player game's result: `winner` gets +points, the other player -points.
+  void set_winner(int winner, double points = 1.0) {
+    rewards_[winner] = points;
+    rewards_[1 - winner] = -points;
+  }
+
   int current_player_ = 0;
   bool terminated_ = false;
   bool truncated_ = false;  // a game that ends by a step limit of its own
@@ -118,5 +151,17 @@ class PgxEnv : public Env {
   std::size_t obs_player_bytes_;
   std::unique_ptr<bool[]> legal_;  // the mask of the current state
 };
+
+// Registers a game without options as env type `name` (a file's
+// `const bool registered = register_game<Game>("Name");`).
+template <class Game>
+bool register_game(const char* name) {
+  return register_env_type({
+      .name = name,
+      .options = {},
+      .spec = [](const Config&) { return game_spec(Game::shape()); },
+      .create = make_env<Game>(),
+  });
+}
 
 }  // namespace rlpool::pgx

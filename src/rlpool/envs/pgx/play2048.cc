@@ -239,12 +239,7 @@ class Play2048 final : public PgxEnv {
   bool mask_valid_ = false;
 };
 
-const bool registered = register_env_type({
-    .name = "Play2048",
-    .options = {},
-    .spec = [](const Config&) { return game_spec(Play2048::shape()); },
-    .create = make_env<Play2048>(),
-});
+const bool registered = register_game<Play2048>("Play2048");
 
 }  // namespace
 

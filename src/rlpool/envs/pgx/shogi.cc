@@ -152,17 +152,14 @@ class Shogi final : public PgxEnv {
   void new_game(Rng& rng) override {
     s_ = State{};
     s_.board = kInitBoard;
-    current_player_ = static_cast<int>(rng.integer(2));  // pgx: jax.random.bernoulli(key)
+    current_player_ = draw_first_player(rng);
     refresh();
   }
 
   void play(int action, Rng& /*rng*/) override {
     apply(action);
     terminated_ = !any_legal_ || s_.step_count >= kMaxSteps;
-    if (!any_legal_) {
-      rewards_[current_player_] = -1.0;
-      rewards_[1 - current_player_] = 1.0;
-    }
+    if (!any_legal_) set_winner(1 - current_player_);  // the player to move has no move: a loss
   }
 
   void play_illegal(int action, Rng& /*rng*/) override { apply(action); }
@@ -170,7 +167,7 @@ class Shogi final : public PgxEnv {
   void legal_actions(bool* mask) const override { std::copy(legal_.begin(), legal_.end(), mask); }
 
   void observe(int player, void* dst) const override {
-    const int v = player == current_player_ ? 0 : 1;  // the viewer's side on the board
+    const int v = color_of(player, 0);  // the viewer's side on the board (0: the mover's)
     auto* out = static_cast<bool*>(dst);
     std::array<bool, kPlanes - 62> tail{};  // hands and check: the same in every cell
     hand_planes(s_.hand[v], tail.data());
@@ -214,9 +211,7 @@ class Shogi final : public PgxEnv {
       }
     }
     if (s.unused != 0) throw std::invalid_argument("state's padding byte is " + std::to_string(s.unused) + ", expected 0");
-    if (s.step_count < 0 || s.step_count > kMaxSteps) {
-      throw std::invalid_argument("state's step_count is " + std::to_string(s.step_count) + ", expected 0..512");
-    }
+    check_range(s.step_count, 0, kMaxSteps, "step_count");
     s_ = s;
     refresh();
   }
@@ -520,12 +515,7 @@ class Shogi final : public PgxEnv {
   std::array<bool, 2> checked_{};
 };
 
-const bool registered = register_env_type({
-    .name = "Shogi",
-    .options = {},
-    .spec = [](const Config&) { return game_spec(Shogi::shape()); },
-    .create = make_env<Shogi>(),
-});
+const bool registered = register_game<Shogi>("Shogi");
 
 }  // namespace
 

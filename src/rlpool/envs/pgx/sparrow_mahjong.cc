@@ -201,12 +201,7 @@ class SparrowMahjong final : public PgxEnv {
   void load(std::string_view bytes) override {
     State s{};
     load_pod_state(bytes, s);
-    auto check = [](int value, int low, int high, const char* field) {
-      if (value < low || value > high) {
-        throw std::invalid_argument(std::string("state's ") + field + " holds " + std::to_string(value) + ", expected " +
-                                    std::to_string(low) + ".." + std::to_string(high));
-      }
-    };
+    auto check = [](int value, int low, int high, const char* field) { check_range(value, low, high, field, "holds"); };
     // -1: a type discarded by an illegal move (the game is over then).
     for (const auto& hand : s.hands) {
       for (auto n : hand) check(n, -1, 4, "hands");
@@ -322,12 +317,7 @@ class SparrowMahjong final : public PgxEnv {
   State s_;
 };
 
-const bool registered = register_env_type({
-    .name = "SparrowMahjong",
-    .options = {},
-    .spec = [](const Config&) { return game_spec(SparrowMahjong::shape()); },
-    .create = make_env<SparrowMahjong>(),
-});
+const bool registered = register_game<SparrowMahjong>("SparrowMahjong");
 
 }  // namespace
 

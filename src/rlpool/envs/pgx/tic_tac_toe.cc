@@ -24,7 +24,7 @@ class TicTacToe final : public PgxEnv {
  protected:
   void new_game(Rng& rng) override {
     s_ = State{};
-    current_player_ = static_cast<int>(rng.integer(2));  // pgx: jax.random.bernoulli(key)
+    current_player_ = draw_first_player(rng);
   }
 
   void play(int action, Rng& /*rng*/) override {
@@ -40,10 +40,7 @@ class TicTacToe final : public PgxEnv {
     bool full = true;
     for (auto cell : s_.board) full = full && cell >= 0;
     terminated_ = won || full;
-    if (won) {
-      rewards_[mover] = 1.0;
-      rewards_[1 - mover] = -1.0;
-    }
+    if (won) set_winner(mover);
   }
 
   // pgx's _step marks the cell whatever is on it: the mark replaces the one there.
@@ -54,7 +51,7 @@ class TicTacToe final : public PgxEnv {
   }
 
   void observe(int player, void* dst) const override {
-    const int mine = player == current_player_ ? s_.color : 1 - s_.color;
+    const int mine = color_of(player, s_.color);
     auto* out = static_cast<bool*>(dst);
     for (int i = 0; i < 9; ++i) {
       out[2 * i] = s_.board[i] == mine;
@@ -84,12 +81,7 @@ class TicTacToe final : public PgxEnv {
   State s_;
 };
 
-const bool registered = register_env_type({
-    .name = "TicTacToe",
-    .options = {},
-    .spec = [](const Config&) { return game_spec(TicTacToe::shape()); },
-    .create = make_env<TicTacToe>(),
-});
+const bool registered = register_game<TicTacToe>("TicTacToe");
 
 }  // namespace
 
