@@ -73,10 +73,15 @@ LONG_EPISODE = 200
 SHORT_EPISODE = 100
 
 # Env types (by name prefix) whose steps cost a millisecond or so (DMC's many substeps of large
-# models, CarRacing's frame, Procgen's rendered frames, ViZDoom's engines): the soak runs them for fewer steps.
+# models, CarRacing's frame, Procgen's rendered frames, ViZDoom's engines, highway-env's traffic): the soak runs
+# them for fewer steps.
 HEAVY_ENV_TYPE_PREFIXES: tuple[str, ...] = (
     "Dmc", "CarRacing", "Procgen", "Vizdoom", "Fetch", "HandReach", "HandManipulate", "AdroitHand", "FrankaKitchen",
     "MetaWorld",
+    # highway-env's scenarios: 5-15 simulation frames of up to 50 IDM vehicles per step.
+    "HighwayEnv", "MergeEnv", "MergeGenericEnv", "RoundaboutEnv", "RoundaboutGenericEnv", "IntersectionEnv",
+    "ContinuousIntersectionEnv", "MultiAgentIntersectionEnv", "TwoWayEnv", "UTurnEnv", "ExitEnv", "ParkingEnv",
+    "RacetrackEnv", "LaneKeepingEnv",
 )
 
 # Env types whose every env starts a process of its own (ViZDoom's engine: about a second per pool on
