@@ -502,7 +502,7 @@ def test_mujoco_frame_stack_dm_and_bad_values():
         compat.make_spec("Hopper-v4", frame_stack=1.5)
 
 
-def test_multi_player_tasks_are_refused_by_name() -> None:
-    """EnvPool 1.2.7 flattens players into the batch; this layer (EnvPool 1.2.5's API) has no such layout."""
-    with pytest.raises(ValueError, match="2 players: the EnvPool layer has no multi-player layout"):
+def test_turn_based_tasks_are_refused_by_name() -> None:
+    """Simultaneous players get EnvPool 1.2.7's layout (test_envpool_multiplayer.py); turn-based games do not."""
+    with pytest.raises(ValueError, match="2 players taking turns: the EnvPool layer has no turn-based layout"):
         compat.make_gymnasium("TicTacToe-v1", num_envs=2)

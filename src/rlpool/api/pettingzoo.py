@@ -146,8 +146,15 @@ class _Faces(PoolOwner):
         return self._obs[0, i].copy()
 
     def _agent_info(self, i: int) -> dict[str, Any]:
-        """Agent ``i``'s info: the env's info entries (shared by its agents), as numpy values."""
-        return {k: v[0].copy() for k, v in self._info.items() if k != "env_id"}
+        """Agent ``i``'s info: the env's info entries (shared by its agents), as numpy values.
+
+        A nested dict of entries (``"outer.inner"`` info names) stays nested.
+        """
+
+        def first_row(info: dict[str, Any]) -> dict[str, Any]:
+            return {k: first_row(v) if isinstance(v, dict) else v[0].copy() for k, v in info.items()}
+
+        return first_row({k: v for k, v in self._info.items() if k != "env_id"})
 
     def render(self) -> np.ndarray | None:
         """The env's frame (``render_mode="rgb_array"``), or drawn on screen (``"human"``)."""

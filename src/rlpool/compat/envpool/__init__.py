@@ -16,6 +16,10 @@ take EnvPool's arguments and return objects that behave as EnvPool 1.2.5's do:
 * ``make_dm`` gives ``dm_env.TimeStep`` batches whose observation is a ``State``
   namedtuple (``env_id``, ``players``, observation entries, info entries).
 
+* A task whose agents act at once (MARLGrid, highway's IntersectionMultiAgent) has EnvPool 1.2.7's
+  multi-player layout: players flattened into the batch axis (obs ``[num_envs * players, ...]``, rewards
+  per player, ``terminated``/``truncated`` per env, ``info["players"]``), one player's spaces; ``players.py``
+  and docs/multi_agent.md. Turn-based games (PGX) raise ``EnvPoolError``.
 * As EnvPool's: the pools are ``gymnasium.Env``/``dm_env.Environment`` instances; a first
   ``step`` without ``reset`` resets; a sync pool steps a subset of its envs; dict actions;
   float actions for a Discrete space are cast to int; ``make_spec(...).action_array_spec`` /
@@ -29,9 +33,10 @@ out-of-range actions and wrong shapes raise instead of reaching the env or crash
 ``num_envs``/``single_*_space`` may be assigned, as CleanRL's scripts do. Rendering is not
 supported; ``xla()`` serves the gymnasium pools.
 
-Here: ``make*``, ``make_spec``, ids and seeding. ``spec.py`` holds the specs, ``pools.py`` the pools and
-``layouts.py`` what a family tells this layer; each family's own layout and EnvPool ids are in its folder,
-``rlpool/envs/<family>/envpool.py``, imported below as its ``registration.py`` is by ``rlpool.envs``.
+Here: ``make*``, ``make_spec``, ids and seeding. ``spec.py`` holds the specs, ``pools.py`` the pools,
+``players.py`` the multi-player layout and ``layouts.py`` what a family tells this layer; each family's own
+layout and EnvPool ids are in its folder, ``rlpool/envs/<family>/envpool.py``, imported below as its
+``registration.py`` is by ``rlpool.envs``.
 """
 
 from __future__ import annotations
@@ -212,20 +217,32 @@ def resolve_spec(
             "in rlpool.compat.envpool_legacy"
         )
     num_threads = opts.get("num_threads", 0)
+    max_num_players = opts.pop("max_num_players", None)
     rl = RlpoolEnvSpec(target, seed=pool_seed, gym_reset_return_info=bool(return_info), **opts)
-    if rl.arrays.num_agents:
-        # EnvPool 1.2.7 flattens players into the batch axis (obs [num_envs * players, ...], info["players"]);
-        # this layer speaks EnvPool 1.2.5's API, which has no multi-player task.
+    players = rl.arrays.num_agents
+    if players and rl.arrays.turn_based:
+        # EnvPool 1.2.7's turn-based games (pgx) give one row per env and player too, with its own action and
+        # reward conventions; this layer gives only the simultaneous players' layout (players.py).
         raise EnvPoolError(
-            f"{task_id} has {rl.arrays.num_agents} players: the EnvPool layer has no multi-player layout; use "
+            f"{task_id} has {players} players taking turns: the EnvPool layer has no turn-based layout; use "
             "rlpool.make_gymnasium (an agent axis: obs [num_envs, players, ...]) or rlpool.make_pettingzoo"
         )
+    if players:  # EnvPool 1.2.7 takes any max_num_players >= the task's players (it aborts below that)
+        if max_num_players is None:
+            max_num_players = players
+        try:
+            check_int("max_num_players", max_num_players, players, _INT32 - 1)
+        except ValueError as e:
+            raise EnvPoolError(f"{e} ({task_id} has {players} players)") from None
+    elif max_num_players is not None:  # rlpool checks it (1 for a single-agent task)
+        rl = RlpoolEnvSpec(target, seed=pool_seed, gym_reset_return_info=bool(return_info),
+                           max_num_players=max_num_players, **opts)
     c = rl.config
     config: dict[str, Any] = {
         "num_envs": c["num_envs"],
         "batch_size": c["batch_size"],
         "num_threads": 0 if num_threads is None else int(num_threads),
-        "max_num_players": c["max_num_players"],
+        "max_num_players": int(max_num_players) if players else c["max_num_players"],
         "thread_affinity_offset": c["thread_affinity_offset"],
         "base_path": base_path,
         "seed": seed,

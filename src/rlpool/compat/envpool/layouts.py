@@ -44,8 +44,9 @@ class FamilyLayout:
     info_order: tuple[str, ...] = ()
     """EnvPool's order of the task's info entries (those rlpool has; the rest follow in rlpool's order)."""
 
-    info_bounds: dict[str, tuple[Any, Any]] = {}  # noqa: RUF012 - read-only class default
-    """Bounds EnvPool declares for info entries that rlpool's env leaves unbounded (for the specs)."""
+    info_bounds: dict[str, Any] = {}  # noqa: RUF012 - read-only class default
+    """Bounds EnvPool declares for info entries that rlpool's env leaves unbounded (for the specs): EnvPool's
+    key -> ``(low, high)``, or a function of the EnvPool config dict giving them (a bound set by an option)."""
 
     info_dtypes: dict[str, Any] = {}  # noqa: RUF012 - read-only class default
     """Info entries EnvPool gives in another dtype than rlpool's env: EnvPool's key -> its dtype (int32 for
@@ -53,7 +54,21 @@ class FamilyLayout:
 
     info_fields: dict[str, str] = {}  # noqa: RUF012 - read-only class default
     """Info entries EnvPool gives under another name: EnvPool's key -> rlpool's field, e.g. a hidden
-    ``_``-named entry that rlpool's own faces leave out."""
+    ``_``-named entry that rlpool's own faces leave out, or a multi-player task's per-player entry
+    (``"players.done"`` -> rlpool's ``agent_done``). A key whose field the task lacks is left out."""
+
+    player_obs_key = "obs"
+    """Multi-player tasks: where EnvPool 1.2.7 declares one player's observation, ``"obs"`` (the state's
+    ``obs``, a ``State`` field of the dm face) or ``"players.obs"`` (``obs:players.obs``, a field of the dm
+    ``State``'s ``players``). The gymnasium face gives the same ``[num_envs * players, ...]`` array either way."""
+
+    player_id_key: str | None = None
+    """Multi-player tasks: EnvPool's per-player entry holding each player's index in its env (e.g.
+    ``"players.id"``, bounded by ``max_num_players``), where EnvPool has one; rlpool's faces do not need it."""
+
+    state_terminated = False
+    """Multi-player tasks: EnvPool's ``state_array_spec`` has a per-env ``terminated`` entry after the
+    observation (where the family's EnvPool env declares one)."""
 
     xla_ok = True
     """``obs()`` works on jax arrays too (inside jit), so compat's ``xla()`` can give this layout."""

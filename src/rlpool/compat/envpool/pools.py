@@ -17,6 +17,7 @@ import numpy as np
 from rlpool.api.dm_steps import StepTypes
 from rlpool.api.gymnasium import GymnasiumVectorEnv, unpack_final
 from rlpool.api.pool_owner import PoolOwner
+from rlpool.compat.envpool.players import PlayerRows
 from rlpool.compat.envpool.spec import EnvSpec
 
 try:  # EnvPool's dm pools are dm_env.Environments; dm-env is an optional extra
@@ -83,6 +84,14 @@ class EnvPool:
         for name, value in CONVENTIONS.items():
             setattr(self._pool, name, value)
         self._pool.info_keys = self._info_keys
+        # EnvPool 1.2.7's multi-player layout (players.py): the engine gives rlpool's agent axis, re-laid out here.
+        self._players = PlayerRows(spec) if spec.players else None
+        if self._players is not None:
+            if spec.config_dict["autoreset_mode"] == "SameStep":
+                raise ValueError("EnvPool's multi-player layout has no SameStep autoreset: use autoreset_mode="
+                                 "'NextStep' (EnvPool's), or rlpool.make_gymnasium for an agent axis")
+            self._pool.info_keys = self._players.engine_info_keys
+            self._pool.dict_action_keys = None  # EnvPool's multi-player dict actions: PlayerRows.action
         self._cast_info = dict(spec.layout.info_dtypes)
         self._stack = (FrameStack(spec.frame_stack, spec.config.num_envs, spec.unstacked_observation_space)
                        if spec.frame_stack > 1 else None)
@@ -90,16 +99,28 @@ class EnvPool:
     def _obs(self, obs: Any, info: dict[str, Any]) -> Any:
         """Rlpool's observation batch as EnvPool gives it: the family's layout, padding, frame stacking."""
         obs = self._layout.obs(self.spec.pad(obs))
+        if self._players is not None:
+            return self._players.obs(obs)
         return obs if self._stack is None else self._stack(obs, info)
 
     def _envpool_info(self, info: dict[str, Any]) -> dict[str, Any]:
         """The engine's info (already in EnvPool's layout) with the entries EnvPool types otherwise cast."""
+        if self._players is not None:
+            return self._players.info(info)
         if not self._cast_info:
             return info
         return {k: v.astype(self._cast_info[k]) if k in self._cast_info else v for k, v in info.items()}
 
     def __len__(self) -> int:
         return self.config["num_envs"]
+
+    def _action(self, action: Any, env_id: Any) -> tuple[Any, Any]:
+        """EnvPool's action as the engine takes it (a multi-player task's player rows as its agent axis)."""
+        return (action, env_id) if self._players is None else self._players.action(action, env_id)
+
+    def send(self, action: Any, env_id: Any = None) -> None:
+        """Queue the actions of the envs in ``env_id`` (default: all) and return at once."""
+        self._pool.send(*self._action(action, env_id))
 
     def seed(self, seed: Any = None) -> None:
         """EnvPool's abandoned ``seed()``: warns and does nothing (seed with ``make(..., seed=)``)."""
@@ -117,6 +138,9 @@ class EnvPool:
         if not isinstance(self, GymnasiumVectorEnv):
             raise RuntimeError("rlpool's xla() serves the gymnasium pools (make_gymnasium / make_gym), not make_dm")
         layout = self.spec.layout
+        if self._players is not None:
+            raise RuntimeError(f"rlpool's compat xla() does not give {self.spec.id}'s multi-player layout; use "
+                               "rlpool's own make_gymnasium(...).xla(), whose arrays have an agent axis")
         if not layout.xla_ok or self.spec.frame_stack > 1:
             raise RuntimeError(
                 f"rlpool's compat xla() does not give {self.spec.id}'s EnvPool layout "
@@ -204,11 +228,13 @@ class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
         self._init_envpool(spec)
         self.single_observation_space = spec.observation_space
         self.observation_space = self.single_observation_space
+        if self._players is not None:  # one player's, as EnvPool 1.2.7's
+            self.single_action_space = spec.action_space
         self.action_space = self.single_action_space
         self.is_vector_env = True
         # The fast path: the engine's result is EnvPool's as it is, so its step() is this pool's.
         self._plain = (spec.layout.plain and not self._same_step and not spec.zero_keys and not self._cast_info
-                       and self._stack is None)
+                       and self._stack is None and self._players is None)
         if self._plain and type(self).step is GymnasiumEnvPool.step:
             self.step = self._pool.step  # type: ignore[method-assign]
 
@@ -237,7 +263,7 @@ class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
 
         A first step before any ``reset()`` resets, as EnvPool's does.
         """
-        return self._to(self._pool.step(action, env_id))
+        return self._to(self._pool.step(*self._action(action, env_id)))
 
     def recv(self, reset: bool = False, return_info: bool = True) -> Any:
         """Wait for the next batch; ``reset=True`` returns ``(obs, info)`` as EnvPool's does."""
@@ -249,6 +275,8 @@ class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
             return result
         if self._same_step:
             unpack_final(result)
+        if self._players is not None:
+            return self._players.step((self._layout.obs(result[0]), *result[1:]))
         obs, reward, terminated, truncated, info = result
         return self._obs(obs, info), reward, terminated, truncated, self._envpool_info(info)
 
@@ -286,10 +314,11 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
         if env_id is not None and not self.is_async:
             obs, info = _rows(obs, info, np.asarray(env_id).reshape(-1))
         n = info["env_id"].shape[0]
+        rows = n * max(self.spec.players, 1)  # a multi-player task's reward and discount: one per player
         return self._dm_env.TimeStep(
             step_type=np.zeros(n, dtype=np.int32),
-            reward=np.zeros(n, dtype=np.float32),
-            discount=np.ones(n, dtype=np.float32),
+            reward=np.zeros(rows, dtype=np.float32),
+            discount=np.ones(rows, dtype=np.float32),
             observation=self._state(obs, info),
         )
 
@@ -298,7 +327,7 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
 
         ``action`` may be EnvPool's dict; a first step before any ``reset()`` resets (FIRST rows).
         """
-        return self._timestep(self._pool.step(action, env_id))
+        return self._timestep(self._pool.step(*self._action(action, env_id)))
 
     def recv(self, reset: bool = False, return_info: bool = True) -> Any:
         """Wait for the next ``batch_size`` results."""
@@ -331,6 +360,8 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
         self.close()
 
     def _state(self, obs: Any, info: dict[str, Any]) -> Any:
+        if self._players is not None:
+            return self._player_state(obs, info)
         env_id = info["env_id"]
         obs = self._obs(obs, info)
         if isinstance(obs, dict):
@@ -343,7 +374,30 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
         return self._State(env_id, self._Players(env_id), *entries,
                            *[info[k].astype(dtypes[k]) if k in dtypes else info[k] for k in self.spec.info_keys])
 
+    def _player_state(self, obs: Any, info: dict[str, Any]) -> Any:
+        """A multi-player ``State``: ``env_id``, ``players`` and the observation and per-env entries.
+
+        ``players`` holds ``env_id`` per row and the per-player entries (and the observation where the layout
+        puts it there).
+        """
+        obs = self._obs(obs, info)
+        out = self._envpool_info(info)
+        players = out["players"]
+        entries: dict[str, Any] = {}
+        if isinstance(obs, dict):
+            entries.update(zip(self.spec.dm_obs_fields, self.spec.dm_obs_entries(obs), strict=True))
+        elif "obs" in self._State._fields:
+            entries["obs"] = obs
+        else:
+            players = {**players, self.spec.layout.player_obs_key.removeprefix("players."): obs}
+        fields = self._State._fields
+        values = {"env_id": out["env_id"], "players": self._Players(**{k: players[k] for k in self._Players._fields}),
+                  **entries}
+        return self._State(*[values[k] if k in values else out[k] for k in fields])
+
     def _timestep(self, result: tuple) -> Any:
         obs, reward, terminated, truncated, info = result
         step_type, discount = self._step_types(terminated, truncated, info)
+        if self._players is not None:  # each player's own discount (0 once it terminated), one row per player
+            reward, discount = reward.reshape(-1), discount.reshape(-1)
         return self._dm_env.TimeStep(step_type, reward.astype(np.float32), discount, self._state(obs, info))

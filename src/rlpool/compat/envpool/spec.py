@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from rlpool.compat.envpool.layouts import DEFAULT_LAYOUT, FamilyLayout
+from rlpool.compat.envpool.players import one_player_space
 from rlpool.spec import EnvSpec as RlpoolEnvSpec
 
 
@@ -135,14 +136,33 @@ class EnvSpec:
         return getattr(self.config, "reward_threshold", None)
 
     @property
+    def players(self) -> int:
+        """Players per env in EnvPool 1.2.7's multi-player layout (rows ``[num_envs * players]``); 0: one row per env.
+
+        A task whose agents act at once (rlpool's ``num_agents``, not ``turn_based``) has it.
+        """
+        arrays = self.rlpool_spec.arrays
+        return arrays.num_agents if arrays.num_agents and not arrays.turn_based else 0
+
+    @property
     def info_fields(self) -> tuple[tuple[str, str], ...]:
-        """The task's info entries in EnvPool's order, each ``(EnvPool's key, rlpool's field)``."""
+        """The task's info entries in EnvPool's order, each ``(EnvPool's key, rlpool's field)``.
+
+        In the multi-player layout an entry with the agent axis first is a player's (``players.<key>``),
+        and those come first, as EnvPool nests them in ``players`` right after ``env_id``.
+        """
         renamed = self.layout.info_fields
         own = [k for k in self.rlpool_spec.arrays.info_names if k not in renamed.values()]
-        every = {a.name for a in self.rlpool_spec.arrays.info}
+        every = {a.name: a for a in self.rlpool_spec.arrays.info}
         own += [k for k in renamed if renamed[k] in every]
         first = [k for k in self.layout.info_order if k in own]
-        return tuple((k, renamed.get(k, k)) for k in (*first, *[k for k in own if k not in first]))
+        fields = [(k, renamed.get(k, k)) for k in (*first, *[k for k in own if k not in first])]
+        if not self.players:
+            return tuple(f for f in fields if not f[0].startswith("players."))
+        player = [(k if k.startswith("players.") else f"players.{k}", f) for k, f in fields
+                  if k.startswith("players.") or every[f].shape[:1] == (self.players,)]
+        shared = [(k, f) for k, f in fields if not k.startswith("players.") and every[f].shape[:1] != (self.players,)]
+        return tuple(player + shared)
 
     @property
     def info_keys(self) -> tuple[str, ...]:
@@ -151,9 +171,14 @@ class EnvSpec:
 
     @property
     def action_array_spec(self) -> dict[str, ArraySpec]:
-        """EnvPool's action arrays: ``env_id``, ``players.env_id`` and ``action`` (a leading -1: per player)."""
+        """EnvPool's action arrays: ``env_id``, ``players.env_id`` and ``action`` (a leading -1: per player).
+
+        The multi-player layout's action is ``players.action``, one player's each.
+        """
         i32 = _limits(np.int32)
         a = self.rlpool_spec.arrays.action
+        if self.players:
+            a = type(a)(a.name, a.dtype, a.shape[1:], a.low[0], a.high[0], a.bounded)
         if self.rlpool_spec.arrays.discrete_action:  # EnvPool's discrete actions are int32 (most families)
             n = self.rlpool_spec.arrays.num_actions
             dtype = self.layout.discrete_action_dtype
@@ -163,7 +188,12 @@ class EnvSpec:
             space = self.action_space
             action = ArraySpec(a.dtype, [-1, *a.shape], _scalar_if_uniform(space.low), _scalar_if_uniform(space.high))
         return {"env_id": ArraySpec(np.int32, [], *i32), "players.env_id": ArraySpec(np.int32, [-1], *i32),
-                "action": action}
+                self.action_key: action}
+
+    @property
+    def action_key(self) -> str:
+        """The action's key in EnvPool's action arrays and dict actions: ``players.action`` for multi-player tasks."""
+        return "players.action" if self.players else "action"
 
     @property
     def state_array_spec(self) -> dict[str, ArraySpec]:
@@ -179,6 +209,8 @@ class EnvSpec:
             "step_type": ArraySpec(np.int32, [], *i32),
             "trunc": ArraySpec(np.bool_, [], False, True),
         }
+        if self.players:
+            return self._player_state(state)
         space = self.observation_space
         arrays = self.rlpool_spec.arrays
         from gymnasium import spaces
@@ -207,8 +239,47 @@ class EnvSpec:
             if key in self.layout.info_dtypes:
                 a.dtype = np.dtype(self.layout.info_dtypes[key])
                 a.minimum, a.maximum = a.dtype.type(a.minimum).item(), a.dtype.type(a.maximum).item()
-            if key in self.layout.info_bounds:
-                a.minimum, a.maximum = self.layout.info_bounds[key]
+            self._bound(key, a)
+        return state
+
+    def _bound(self, key: str, a: ArraySpec) -> None:
+        """The layout's bounds of info entry ``key``, where it declares them."""
+        bounds = self.layout.info_bounds.get(key)
+        if bounds is not None:
+            a.minimum, a.maximum = bounds(self.config_dict) if callable(bounds) else bounds
+
+    def _player_state(self, state: dict[str, ArraySpec]) -> dict[str, ArraySpec]:
+        """EnvPool 1.2.7's multi-player state arrays: one player's entries with a leading -1, ``terminated``.
+
+        Each observation entry is ``obs`` (``obs:<key>`` of a dict), or ``obs:players.obs`` where the layout
+        puts it under ``players``; then ``terminated`` where the layout has it, the player's index
+        (``player_id_key``), the per-player info entries and the per-env ones.
+        """
+        arrays = self.rlpool_spec.arrays
+
+        def one_player(a: Any, info: bool = False) -> ArraySpec:
+            spec = ArraySpec.of(type(a)(a.name, a.dtype, a.shape[1:], a.low[0], a.high[0], a.bounded), info=info)
+            spec.shape = [-1, *a.shape[1:]]
+            return spec
+
+        for a in arrays.obs:
+            if arrays.obs_kind == "array":
+                name = "obs" if self.layout.player_obs_key == "obs" else f"obs:{self.layout.player_obs_key}"
+            else:
+                name = f"obs:{a.name.replace('.', ':')}"
+            state[name] = one_player(a)
+        if self.layout.state_terminated:
+            state["terminated"] = ArraySpec(np.bool_, [], False, True)
+        if self.layout.player_id_key:
+            state[f"info:{self.layout.player_id_key}"] = ArraySpec(np.int32, [-1], 0, self.config.max_num_players)
+        info = {a.name: a for a in arrays.info}
+        for key, field in self.info_fields:
+            a = one_player(info[field], info=True) if key.startswith("players.") else ArraySpec.of(info[field], True)
+            if key in self.layout.info_dtypes:
+                a.dtype = np.dtype(self.layout.info_dtypes[key])
+                a.minimum, a.maximum = a.dtype.type(a.minimum).item(), a.dtype.type(a.maximum).item()
+            self._bound(key, a)
+            state[f"info:{key}"] = a
         return state
 
     @property
@@ -230,8 +301,10 @@ class EnvSpec:
 
     @property
     def unstacked_observation_space(self) -> Any:
-        """One frame's observation space (with ``zero_keys`` as unbounded float64 boxes)."""
+        """One frame's observation space (``zero_keys`` as unbounded float64 boxes; one player's if multi-player)."""
         space = self.layout.observation_space(self.rlpool_spec.observation_space)
+        if self.players:
+            return one_player_space(space)
         if not self.zero_keys:
             return space
         from collections import OrderedDict
@@ -245,8 +318,9 @@ class EnvSpec:
 
     @property
     def action_space(self) -> Any:
-        """Single-env gymnasium action space."""
-        return self.rlpool_spec.action_space
+        """Single-env gymnasium action space (one player's, for a multi-player task)."""
+        space = self.rlpool_spec.action_space
+        return one_player_space(space) if self.players else space
 
     @property
     def gymnasium_observation_space(self) -> Any:
@@ -266,10 +340,14 @@ class EnvSpec:
         """
         state = self.state_array_spec
         env_id = _dm_spec("env_id", state.pop("info:env_id"))
-        fields: dict[str, Any] = {"env_id": env_id, "players": _namedtuple("players", ("env_id",))(env_id)}
+        players: dict[str, Any] = {"env_id": env_id}  # a multi-player task's per-player entries join env_id
+        fields: dict[str, Any] = {"env_id": env_id, "players": players}
         for key, a in state.items():
             if key.startswith(("obs", "info:")) and key != "info:players.env_id":
                 name = key.split(":", 1)[-1]
+                if name.startswith("players."):
+                    players[name[len("players."):]] = _dm_spec(name[len("players."):], a)
+                    continue
                 outer, nested, inner = name.partition(":")
                 if nested:
                     fields.setdefault(outer, {})[inner] = _dm_spec(inner, a)
@@ -280,6 +358,11 @@ class EnvSpec:
                 fields[name] = _nested_tuple(name, value)
         return _namedtuple("State", tuple(fields))(**fields)
 
+    @property
+    def dm_obs_fields(self) -> tuple[str, ...]:
+        """The ``State`` fields of a dict observation's top keys, in order."""
+        return tuple(self._obs_fields)
+
     def dm_obs_entries(self, obs: dict[str, Any]) -> list[Any]:
         """A dict observation batch as the ``State``'s observation fields, in order (nested dicts as namedtuples)."""
         return [_nested_tuple(key, obs[key]) if nested else obs[key] for key, nested in self._obs_fields.items()]
@@ -287,8 +370,8 @@ class EnvSpec:
     def action_spec(self) -> Any:
         """dm_env action spec: int32 ``DiscreteArray`` or a ``BoundedArray`` of the task's dtype, as EnvPool's."""
         if self.rlpool_spec.arrays.discrete_action:  # int32 even where action_array_spec says float64 (ViZDoom)
-            return _dm_spec("action", ArraySpec(np.int32, [-1], 0, self.rlpool_spec.arrays.num_actions - 1))
-        return _dm_spec("action", self.action_array_spec["action"])
+            return _dm_spec(self.action_key, ArraySpec(np.int32, [-1], 0, self.rlpool_spec.arrays.num_actions - 1))
+        return _dm_spec(self.action_key, self.action_array_spec[self.action_key])
 
     def __repr__(self) -> str:
         body = ", ".join(f"{k}={v!r}" for k, v in self.config_dict.items())
