@@ -9,6 +9,8 @@ exactly the numbers rlpool's env draws. ``reference_config`` turns rlpool's opti
 
 ``run_pair`` steps both sides through one whole episode with the same actions and returns the largest
 differences; ``EpisodeMismatch`` (an AssertionError) names the first value that differs beyond the tolerance.
+``assert_runs_equal`` and ``assert_restore_replays`` hold the thread-count and get_state/set_state replay
+checks that the family's test files share.
 """
 
 from __future__ import annotations
@@ -235,3 +237,27 @@ def run_pair(env: Any, ref: Any, policy: Callable[[int], Any], label: str, tol: 
         if bool(np.all(np.asarray(rl[2][0]) | np.asarray(rl[3][0]))):
             return cmp
     return cmp
+
+
+def assert_runs_equal(runs: list[list[tuple]]) -> None:
+    """Assert that two runs of a test's ``_trajectory`` (lists of per-step tuples of arrays) match exactly."""
+    for k, (a, b) in enumerate(zip(*runs, strict=True)):
+        for x, y in zip(a, b, strict=True):
+            assert np.array_equal(x, y), f"step {k}"
+
+
+def assert_restore_replays(env: Any, trajectory: Callable[[Any, np.ndarray], list[tuple]], later: np.ndarray) -> None:
+    """Save env 0's state, step ``later`` (no episode may end before its last step), restore that state into
+    envs 0 and 1, step ``later`` again and assert env 0 replays its first run exactly, env 1 matches env 0 at
+    every step, and both end with equal states. ``trajectory`` is the test's own ``_trajectory``; its tuples
+    hold (obs, reward, terminated, truncated, ...) arrays indexed by env."""
+    saved = env.get_state(0)
+    first = trajectory(env, later)
+    assert not any(t[2][0] or t[3][0] for t in first[:-1])  # a reset would draw from the pool's generator
+    env.set_state(0, saved)
+    env.set_state(1, saved)
+    second = trajectory(env, later)
+    for k, (a, b) in enumerate(zip(first, second, strict=True)):
+        assert all(np.array_equal(x[0], y[0]) for x, y in zip(a, b, strict=True)), f"step {k}"
+        assert all(np.array_equal(y[0], y[1]) for y in b), f"step {k}"
+    assert env.get_state(0) == env.get_state(1)

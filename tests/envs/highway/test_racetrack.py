@@ -28,7 +28,16 @@ from typing import Any
 import numpy as np
 import pytest
 from highway_libm import libm_numpy
-from highway_reference import Comparator, compare_step, import_highway_env, parse_state, reference, use_words
+from highway_reference import (
+    Comparator,
+    assert_restore_replays,
+    assert_runs_equal,
+    compare_step,
+    import_highway_env,
+    parse_state,
+    reference,
+    use_words,
+)
 from lane import FULL
 from xoshiro import XoshiroGenerator
 
@@ -287,9 +296,7 @@ def test_same_results_on_any_thread_count(task_id):
         env.reset()
         runs.append(_trajectory(env, actions))
         env.close()
-    for k, (a, b) in enumerate(zip(*runs, strict=True)):
-        for x, y in zip(a, b, strict=True):
-            assert np.array_equal(x, y), f"step {k}"
+    assert_runs_equal(runs)
 
 
 @pytest.mark.parametrize("task_id", ["Racetrack-v0", "RacetrackLarge-v1"])
@@ -297,17 +304,8 @@ def test_restore_replays_identically(task_id):
     env = rlpool.make(task_id, num_envs=2, seed=4)
     env.reset()
     _trajectory(env, np.zeros((3, 2, 1), np.float32))
-    saved = env.get_state(0)
     later = np.repeat(np.asarray([[[0.05]], [[-0.05]], [[0.0]], [[0.02]]], np.float32), 2, axis=1)
-    first = _trajectory(env, later)
-    assert not any(t[2][0] or t[3][0] for t in first[:-1])  # a reset would draw from the pool's generator
-    env.set_state(0, saved)
-    env.set_state(1, saved)
-    second = _trajectory(env, later)
-    for k, (a, b) in enumerate(zip(first, second, strict=True)):
-        assert all(np.array_equal(x[0], y[0]) for x, y in zip(a, b, strict=True)), f"step {k}"
-        assert all(np.array_equal(y[0], y[1]) for y in b), f"step {k}"
-    assert env.get_state(0) == env.get_state(1)
+    assert_restore_replays(env, _trajectory, later)
 
 
 def test_configurations_highway_env_fails_on_are_refused():
