@@ -16,10 +16,10 @@ take EnvPool's arguments and return objects that behave as EnvPool 1.2.5's do:
 * ``make_dm`` gives ``dm_env.TimeStep`` batches whose observation is a ``State``
   namedtuple (``env_id``, ``players``, observation entries, info entries).
 
-* A task whose agents act at once (MARLGrid, highway's IntersectionMultiAgent) has EnvPool 1.2.7's
+* A task whose agents act at once (its spec's ``num_agents`` without ``turn_based``) has EnvPool 1.2.7's
   multi-player layout: players flattened into the batch axis (obs ``[num_envs * players, ...]``, rewards
   per player, ``terminated``/``truncated`` per env, ``info["players"]``), one player's spaces; ``players.py``
-  and docs/multi_agent.md. Turn-based games (PGX) raise ``EnvPoolError``.
+  and docs/multi_agent.md. Turn-based games raise ``EnvPoolError``.
 * As EnvPool's: the pools are ``gymnasium.Env``/``dm_env.Environment`` instances; a first
   ``step`` without ``reset`` resets; a sync pool steps a subset of its envs; dict actions;
   float actions for a Discrete space are cast to int; ``make_spec(...).action_array_spec`` /
@@ -221,7 +221,7 @@ def resolve_spec(
     rl = RlpoolEnvSpec(target, seed=pool_seed, gym_reset_return_info=bool(return_info), **opts)
     players = rl.arrays.num_agents
     if players and rl.arrays.turn_based:
-        # EnvPool 1.2.7's turn-based games (pgx) give one row per env and player too, with its own action and
+        # EnvPool 1.2.7's turn-based games give one row per env and player too, with its own action and
         # reward conventions; this layer gives only the simultaneous players' layout (players.py).
         raise EnvPoolError(
             f"{task_id} has {players} players taking turns: the EnvPool layer has no turn-based layout; use "
