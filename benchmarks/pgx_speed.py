@@ -4,7 +4,7 @@ Each peer plays ``--num-envs`` games at once with uniformly random legal moves a
 ends, for ``--seconds`` per round; the table gives the best round's moves per second and rlpool's ratio.
 
 - rlpool: the sync vector face (NextStep autoreset); actions drawn with numpy from ``legal_action_mask``
-  (``random_legal``).
+  (``RandomLegal``).
 - pgx 2.6.0: one ``jax.jit`` of ``jax.vmap``-ed step, the legal-move draw (``jax.random``) and the restart of
   finished games (``jnp.where`` with fresh ``init`` states) inside it -- pgx's fastest loop, no Python per move.
 - MARLGrid (no pgx game): rlpool and EnvPool 1.2.7 only, random actions for every agent.
@@ -31,16 +31,29 @@ TASKS = {"Go19x19-v1": "go_19x19", "Chess-v1": "chess", "ConnectFour-v1": "conne
 OTHER = {"MarlGrid-3AgentEmpty9x9-v0": (3, 7)}
 
 
-def random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-    """One uniformly random legal move per row of ``mask`` ([num_envs, num_actions] bools), drawn as cheaply as
-    numpy allows: a perturbed argmax for a few actions, an index into the legal moves for many (Chess's 4,672)."""
-    n, k = mask.shape
-    if k <= 64:
-        return (rng.random(mask.shape) + mask).argmax(axis=1)
-    legal = np.flatnonzero(mask)
-    counts = np.bincount(legal // k, minlength=n)
-    first = np.cumsum(counts) - counts
-    return legal[first + (rng.random(n) * counts).astype(np.int64)] - np.arange(n) * k
+class RandomLegal:
+    """Uniformly random legal moves, one per row of a [num_envs, num_actions] mask, drawn as cheaply as numpy
+    allows. Few actions: a perturbed argmax, its uniforms drawn for ``block`` moves at a time (one generator call
+    per block: the call, not the numbers, is what costs at 64 envs). Many (Chess's 4,672): an index into the
+    legal moves."""
+
+    def __init__(self, rng: np.random.Generator, block: int = 20) -> None:
+        self.rng, self.block = rng, block
+        self.noise: np.ndarray | None = None
+        self.used = block
+
+    def __call__(self, mask: np.ndarray) -> np.ndarray:
+        n, k = mask.shape
+        if k <= 64:
+            if self.used == self.block:
+                self.noise = self.rng.random((self.block, n, k), dtype=np.float32)
+                self.used = 0
+            self.used += 1
+            return (self.noise[self.used - 1] + mask).argmax(axis=1)
+        legal = np.flatnonzero(mask)
+        counts = np.bincount(legal // k, minlength=n)
+        first = np.cumsum(counts) - counts
+        return legal[first + (self.rng.random(n) * counts).astype(np.int64)] - np.arange(n) * k
 
 
 def pool_rate(make, task: str, num_envs: int, threads: int, seconds: float, flat_players: bool = False) -> float:
@@ -48,6 +61,7 @@ def pool_rate(make, task: str, num_envs: int, threads: int, seconds: float, flat
     steps of all agents at once (``flat_players``: EnvPool's [num_envs * players] actions)."""
     env = make(task, num_envs=num_envs, num_threads=threads, seed=0)
     rng = np.random.default_rng(0)
+    draw = RandomLegal(rng)
     _, info = env.reset()
     moves = 0
     t0 = time.perf_counter()
@@ -57,7 +71,7 @@ def pool_rate(make, task: str, num_envs: int, threads: int, seconds: float, flat
                 players, n = OTHER[task]
                 action = rng.integers(0, n, size=(num_envs * players,) if flat_players else (num_envs, players))
             else:
-                action = random_legal(rng, info["legal_action_mask"])
+                action = draw(info["legal_action_mask"])
             _, _, _, _, info = env.step(action)
         moves += 20 * num_envs
     rate = moves / (time.perf_counter() - t0)

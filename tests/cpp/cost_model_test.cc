@@ -52,16 +52,20 @@ void cheap_below_the_inline_budget() {
   CHECK(m.wake_workers(30));
 }
 
-void one_step_in_eight_is_timed() {
+void one_task_in_k_is_timed() {
   CostModel m(1, kSync);
-  CHECK(m.sample_step());  // the very first step: the estimate starts at once
-  int timed = 1;
-  for (int i = 1; i < 64; ++i) {
-    const bool s = m.sample_step();
-    timed += s;
-    CHECK_EQ(s, i % CostModel::kSampleEvery == 0);
+  // Runs of 1, 5 and 58 tasks: numbers run on across runs, and the very
+  // first task is timed, so the estimate starts at once.
+  std::uint32_t next = 0;
+  int timed = 0;
+  for (std::size_t run : {1, 5, 58}) {
+    const std::uint32_t first = m.number_tasks(run);
+    CHECK_EQ(first, next);
+    next += static_cast<std::uint32_t>(run);
+    for (std::uint32_t k = first; k < next; ++k) timed += CostModel::sampled(k);
   }
-  CHECK_EQ(timed, 8);
+  CHECK(CostModel::sampled(0));
+  CHECK_EQ(timed, 64 / static_cast<int>(CostModel::kSampleEvery));
 }
 
 void async_caller_helps_only_with_quick_work() {
@@ -138,7 +142,7 @@ int main() {
   RUN(no_workers_never_hand_off);
   RUN(first_sample_sets_then_moving_average);
   RUN(cheap_below_the_inline_budget);
-  RUN(one_step_in_eight_is_timed);
+  RUN(one_task_in_k_is_timed);
   RUN(async_caller_helps_only_with_quick_work);
   RUN(threads_slower_stays_inline_and_remeasures);
   RUN(resets_shared_when_two_or_more);

@@ -91,27 +91,31 @@ class Block {
   Block(std::shared_ptr<const Layout> layout_ptr, int rows) : layout_(std::move(layout_ptr)), rows_(rows) {
     const Layout& layout = *layout_;
     std::size_t total = 0;
-    offsets_.reserve(layout.fields.size());
+    std::vector<std::size_t> offsets;
+    offsets.reserve(layout.fields.size());
     for (const auto& f : layout.fields) {
-      offsets_.push_back(total);
+      offsets.push_back(total);
       total += align(f.row_bytes * static_cast<std::size_t>(rows));
     }
     // Zeroed so that rows never written (e.g. final_obs of live envs) are defined.
     bytes_ = total == 0 ? 1 : total;
     data_ = std::make_unique<std::byte[]>(bytes_);
+    // Every step finds a dozen rows: two loads each from here.
+    spans_.reserve(offsets.size());
+    for (std::size_t f = 0; f < offsets.size(); ++f) spans_.push_back({data_.get() + offsets[f], layout.fields[f].row_bytes});
   }
 
   int rows() const { return rows_; }
   const Layout& layout() const { return *layout_; }
-  std::byte* field(std::size_t f) { return data_.get() + offsets_[f]; }
-  std::byte* row(std::size_t f, int r) { return field(f) + layout_->fields[f].row_bytes * static_cast<std::size_t>(r); }
+  std::byte* field(std::size_t f) { return spans_[f].base; }
+  std::byte* row(std::size_t f, int r) { return spans_[f].base + spans_[f].row_bytes * static_cast<std::size_t>(r); }
   template <class T>
   T& at(std::size_t f, int r) { return *reinterpret_cast<T*>(row(f, r)); }
 
   // Copies all fields of row `from_row` of `from` into row `to_row` here.
   void copy_row(int to_row, Block& from, int from_row) {
-    for (std::size_t f = 0; f < offsets_.size(); ++f) {
-      std::memcpy(row(f, to_row), from.row(f, from_row), layout_->fields[f].row_bytes);
+    for (std::size_t f = 0; f < spans_.size(); ++f) {
+      std::memcpy(row(f, to_row), from.row(f, from_row), spans_[f].row_bytes);
     }
   }
 
@@ -127,9 +131,13 @@ class Block {
   static std::size_t align(std::size_t n) { return (n + 63) & ~static_cast<std::size_t>(63); }
   std::shared_ptr<const Layout> layout_;
   int rows_;
-  std::vector<std::size_t> offsets_;
+  struct Span {
+    std::byte* base;        // row 0 of the field
+    std::size_t row_bytes;  // the field's Field::row_bytes
+  };
   std::size_t bytes_ = 0;
   std::unique_ptr<std::byte[]> data_;
+  std::vector<Span> spans_;  // by field, into data_
 };
 
 }  // namespace rlpool

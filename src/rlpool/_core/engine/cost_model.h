@@ -24,8 +24,9 @@ class CostModel {
  public:
   // A batch estimated to cost less than this runs on the calling thread.
   static constexpr double kInlineBudgetNs = 30000.0;
-  // One step task in this many is timed, to keep the estimate fresh.
-  static constexpr std::uint32_t kSampleEvery = 8;
+  // One step task in this many is timed, to keep the estimate fresh (two
+  // clock reads, about 50 ns: a cost cheap envs notice when paid often).
+  static constexpr std::uint32_t kSampleEvery = 32;
   // Cheap tasks are taken from the queue in chunks of about this much work...
   static constexpr double kChunkNs = 5000.0;
   // ...and at most this many.
@@ -48,8 +49,13 @@ class CostModel {
   // the threads stepping envs (in async mode it only helps with quick work).
   CostModel(int workers, bool sync) : workers_(workers), sync_(sync) {}
 
-  // Whether the step task about to run should be timed (then record_task).
-  bool sample_step() { return samples_.fetch_add(1, std::memory_order_relaxed) % kSampleEvery == 0; }
+  // Numbers `tasks` tasks about to run on one thread, consecutively from the
+  // returned one (one atomic add per run, not per task); task number k is
+  // timed (then record_task) when sampled(k) and it is a step.
+  std::uint32_t number_tasks(std::size_t tasks) {
+    return samples_.fetch_add(static_cast<std::uint32_t>(tasks), std::memory_order_relaxed);
+  }
+  static bool sampled(std::uint32_t task_number) { return task_number % kSampleEvery == 0; }
   // A timed step task took `ns`.
   void record_task(double ns);
   // A run cut as too long (kOverrunNs): `tasks` tasks took `ns` in all. A
@@ -90,7 +96,7 @@ class CostModel {
   const int workers_;
   const bool sync_;
   std::atomic<double> task_ns_{0.0};       // moving average of timed step tasks
-  std::atomic<std::uint32_t> samples_{0};  // step tasks seen, for sample_step()
+  std::atomic<std::uint32_t> samples_{0};  // tasks numbered, for number_tasks()
   double threaded_ns_ = 0.0;               // moving average wall time per env of threaded sync batches
   std::uint64_t slower_batches_ = 0;       // sync step batches that found threads slower
 };

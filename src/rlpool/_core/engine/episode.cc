@@ -7,6 +7,47 @@
 
 namespace rlpool {
 
+namespace {
+
+// Zeroes n values: for one or two agents (nearly every env) without the call
+// to memset that std::fill_n makes of an unknown count, a few ns a row.
+template <class T>
+void zero(T* p, int n) {
+  if (n == 1) {
+    p[0] = T{};
+  } else if (n == 2) {
+    p[0] = T{};
+    p[1] = T{};
+  } else {
+    std::fill_n(p, n, T{});
+  }
+}
+
+bool time_limit_hit(const EpisodeRules& rules, const EpisodeState& state) {
+  return rules.max_episode_steps > 0 && state.elapsed >= rules.max_episode_steps;
+}
+
+// A reset writing the row's obs and info. What it writes besides is dropped (a
+// reset has no reward or flags); the env may go on with the same game, and
+// then elapsed steps keep counting. Out of line: its scratch arrays would
+// otherwise widen every step's stack frame.
+[[gnu::noinline]] void reset_env(Env& env, Rng& rng, EpisodeState& state, const EpisodeRules& rules,
+                                 void* const* obs, void* const* info, bool has_discount) {
+  constexpr int kMaxAgentsOnStack = 256;
+  static_assert(kMaxAgentsOnStack >= kMaxAgents);
+  double unused_reward[kMaxAgentsOnStack];
+  bool unused_flags[kMaxAgentsOnStack];
+  float unused_discount = 1.0f;
+  Output out{obs, info, unused_reward, unused_flags, has_discount ? &unused_discount : nullptr};
+  bool continues = false;
+  out.time_limit_hit = time_limit_hit(rules, state);
+  out.continues_game = &continues;
+  env.reset(rng, out);
+  if (!continues) state.elapsed = 0;
+}
+
+}  // namespace
+
 void step_or_reset(Env& env, Rng& rng, EpisodeState& state, const EpisodeRules& rules, const Action& action,
                    bool emit_only, Block& block, int row, int env_id) {
   const Layout& lay = block.layout();
@@ -15,47 +56,25 @@ void step_or_reset(Env& env, Rng& rng, EpisodeState& state, const EpisodeRules& 
   void* info[16];
   for (std::size_t i = 0; i < lay.num_obs; ++i) obs[i] = block.row(i, row);
   for (std::size_t i = 0; i < lay.num_info; ++i) info[i] = block.row(lay.info(i), row);
-  // One reward and flag per agent (a single-agent env has one).
+  // One reward and flag per agent (a single-agent env has one), zero unless
+  // a step writes them.
   const int agents = lay.agents;
   auto* reward = reinterpret_cast<double*>(block.row(lay.reward(), row));
   auto* terminated = reinterpret_cast<bool*>(block.row(lay.terminated(), row));
   auto* truncated = reinterpret_cast<bool*>(block.row(lay.truncated(), row));
-  const auto clear = [&] {
-    std::fill_n(reward, agents, 0.0);
-    std::fill_n(terminated, agents, false);
-    std::fill_n(truncated, agents, false);
-  };
+  zero(reward, agents);
+  zero(terminated, agents);
+  zero(truncated, agents);
   float* discount = lay.has_discount() ? &block.at<float>(lay.discount(), row) : nullptr;
   if (discount != nullptr) *discount = 1.0f;
-  const auto time_limit_hit = [&] { return rules.max_episode_steps > 0 && state.elapsed >= rules.max_episode_steps; };
-  // A reset: the env may go on with the same game (elapsed steps keep counting).
-  const auto reset_env = [&](const Output& out) {
-    bool continues = false;
-    Output r = out;
-    r.time_limit_hit = time_limit_hit();
-    r.continues_game = &continues;
-    env.reset(rng, r);
-    if (!continues) state.elapsed = 0;
-  };
-  // What a reset writes besides obs and info is dropped: it has no reward or flags.
-  constexpr int kMaxAgentsOnStack = 256;
-  static_assert(kMaxAgentsOnStack >= kMaxAgents);
-  double unused_reward[kMaxAgentsOnStack];
-  bool unused_flags[kMaxAgentsOnStack];
-  float unused_discount = 1.0f;
-  const Output reset_out{obs, info, unused_reward, unused_flags, discount != nullptr ? &unused_discount : nullptr};
 
   if (state.resets_next()) {
-    reset_env(reset_out);
-    clear();
+    reset_env(env, rng, state, rules, obs, info, discount != nullptr);
     state.started = true;
     state.needs_reset = state.finished = state.reset_requested = false;
   } else {
-    clear();
-    bool env_truncated[kMaxAgentsOnStack];
-    std::fill_n(env_truncated, agents, false);
     Output out{obs, info, reward, terminated, discount};
-    out.truncated = env_truncated;
+    out.truncated = truncated;  // the env's own truncation; the time limit is added below
     if (emit_only) {
       env.emit(out);
     } else {
@@ -64,10 +83,10 @@ void step_or_reset(Env& env, Rng& rng, EpisodeState& state, const EpisodeRules& 
     ++state.elapsed;
     // The time limit truncates every agent (terminated ones too, as gymnasium's
     // TimeLimit does); the episode is over once every agent is terminated or truncated.
-    const bool limit = time_limit_hit();
+    const bool limit = time_limit_hit(rules, state);
     bool over = true;
     for (int a = 0; a < agents; ++a) {
-      truncated[a] = env_truncated[a] || limit;
+      truncated[a] = truncated[a] || limit;
       over = over && (terminated[a] || truncated[a]);
     }
     if (over) {
@@ -88,7 +107,8 @@ void step_or_reset(Env& env, Rng& rng, EpisodeState& state, const EpisodeRules& 
             std::memcpy(block.row(lay.final_info(i), row), info[i], lay.fields[lay.info(i)].row_bytes);
           }
           block.at<std::int32_t>(lay.final_elapsed_step(), row) = state.elapsed;
-          reset_env(reset_out);
+          // The final step's discount is kept: the reset writes a scratch one.
+          reset_env(env, rng, state, rules, obs, info, discount != nullptr);
           break;
         }
       }

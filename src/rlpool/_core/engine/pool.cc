@@ -22,7 +22,7 @@ constexpr std::chrono::milliseconds kInterruptPoll{50};
 // In sync mode the caller works too, so it needs one worker fewer.
 int worker_count(const PoolOptions& o) { return o.batch_size == o.num_envs ? o.num_threads - 1 : o.num_threads; }
 
-// The pool whose env this thread is stepping or resetting now (run_task).
+// The pool whose env this thread is stepping or resetting now (run_tasks).
 thread_local const Pool* running_pool = nullptr;
 
 // Marks the thread as running `pool`'s env code for its lifetime.
@@ -259,13 +259,8 @@ void Pool::dispatch(const std::vector<int>& env_ids, Block* target, bool run_inl
   }
   in_flight_ += static_cast<int>(env_ids.size());
   if (run_inline) {
-    // One task: nothing to share, and no clock to read. More: what overruns
-    // goes back to the queue, and the caller's wait shares it out.
-    if (env_ids.size() == 1) {
-      run_task(env_ids[0]);
-    } else {
-      run_tasks(env_ids.data(), env_ids.size());
-    }
+    // What overruns goes back to the queue, and the caller's wait shares it out.
+    run_tasks(env_ids.data(), env_ids.size());
     return;
   }
   {
@@ -362,15 +357,37 @@ void Pool::worker_loop(int /*index*/) {
 }
 
 std::size_t Pool::run_tasks(const int* ids, std::size_t n) {
+  // Per run, not per task: marking the thread as in env code, numbering the
+  // tasks for the cost model's samples, and counting sync rows into their
+  // block (one atomic add each; cheap envs notice them when paid per task).
+  const RunningEnvCode running(this);
+  const std::uint32_t first_number = cost_.number_tasks(n);
+  Block* counting = nullptr;  // the sync block whose rows `uncounted` are
+  int uncounted = 0;
+  const auto count_rows = [&] {
+    if (uncounted == 0) return;
+    // Once `filled` counts the last row the caller may hand the block to
+    // Python, which may free it: nothing here reads a block after its increment.
+    const int rows = counting->rows();
+    if (counting->filled.fetch_add(uncounted, std::memory_order_acq_rel) + uncounted == rows) notify_done();
+    uncounted = 0;
+  };
   // The clock is read after the first task (a stale estimate shows there) and
   // then after every kOverrunCheckEvery-th: a few ns each, which cheap envs
   // notice when paid per task.
   const std::int64_t start = coarse_now_ns();
   for (std::size_t i = 0; i < n; ++i) {
-    run_task(ids[i]);
+    if (Block* const target = run_task(ids[i], CostModel::sampled(first_number + static_cast<std::uint32_t>(i)))) {
+      if (target != counting) {
+        count_rows();
+        counting = target;
+      }
+      ++uncounted;
+    }
     if (i + 1 == n || i % CostModel::kOverrunCheckEvery != 0) continue;
     const std::int64_t took = coarse_now_ns() - start;
     if (took <= kOverrunCoarseNs) continue;
+    count_rows();
     // Sized on a stale estimate: learn the real cost, and give the tasks not
     // started to every thread (front of the queue: they were due first).
     cost_.record_overrun(static_cast<double>(took), i + 1);
@@ -382,15 +399,15 @@ std::size_t Pool::run_tasks(const int* ids, std::size_t n) {
     queue_cv_.notify_all();
     return i + 1;
   }
+  count_rows();
   return n;
 }
 
-void Pool::run_task(int env_id) {
+Block* Pool::run_task(int env_id, bool sample) {
   EnvSlot& e = envs_[static_cast<std::size_t>(env_id)];
-  // Time steps only (resets cost something else), one in CostModel::kSampleEvery.
   const bool is_step = !e.episode.resets_next();
-  const bool sample = is_step && cost_.sample_step();
-  const double start = sample ? now_ns() : 0.0;
+  const bool timed = sample && is_step;  // resets cost something else
+  const double start = timed ? now_ns() : 0.0;
   Block* const target = e.target;
   // Async: results take the next free row, so the first envs to finish come
   // back first. A two-phase env takes its row after the work and writes into
@@ -405,7 +422,6 @@ void Pool::run_task(int env_id) {
   };
   const Action action{action_slot(env_id)};
   try {
-    const RunningEnvCode running(this);
     if (target != nullptr) {
       step_or_reset(*e.env, e.rng, e.episode, rules_, action, /*emit_only=*/false, *target, env_id, env_id);
     } else if (is_step && e.env->two_phase()) {
@@ -424,24 +440,19 @@ void Pool::run_task(int env_id) {
     }
     has_task_error_.store(true, std::memory_order_release);
   }
-  if (sample) cost_.record_task(now_ns() - start);
+  if (timed) cost_.record_task(now_ns() - start);
 
+  if (target != nullptr) return target;  // run_tasks counts the row
+  if (dst == nullptr) {  // staged (or advance() threw: the batch must still fill)
+    claim_row();
+    dst->copy_row(row, *staging_, env_id);
+  }
+  // recv() reads which env a row belongs to from here, even after an error.
+  dst->at<std::int32_t>(layout_->env_id(), row) = env_id;
   // Once `filled` counts this row the caller may hand the block to Python,
   // which may free it: nothing here reads a block after its increment.
-  Block* full = nullptr;
-  if (target != nullptr) {
-    const int rows = target->rows();
-    if (target->filled.fetch_add(1, std::memory_order_acq_rel) + 1 == rows) full = target;
-  } else {
-    if (dst == nullptr) {  // staged (or advance() threw: the batch must still fill)
-      claim_row();
-      dst->copy_row(row, *staging_, env_id);
-    }
-    // recv() reads which env a row belongs to from here, even after an error.
-    dst->at<std::int32_t>(layout_->env_id(), row) = env_id;
-    if (dst->filled.fetch_add(1, std::memory_order_acq_rel) + 1 == batch_size()) full = dst;
-  }
-  if (full != nullptr) notify_done();
+  if (dst->filled.fetch_add(1, std::memory_order_acq_rel) + 1 == batch_size()) notify_done();
+  return nullptr;
 }
 
 void Pool::rethrow_task_error() {

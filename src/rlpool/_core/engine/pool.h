@@ -141,7 +141,10 @@ class Pool {
 
   void dispatch(const std::vector<int>& env_ids, Block* target, bool run_inline);
   void run_sync(const std::vector<int>& env_ids, Block& out, bool resets);
-  void run_task(int env_id);
+  // Runs one env's reset or step, timed for the cost model if `sample`. Sync
+  // (the env writes into its target block): returns that block, whose
+  // `filled` the caller counts; async: counts its own row, returns nullptr.
+  Block* run_task(int env_id, bool sample);
   // Runs tasks ids[0..n) on this thread, unless the run overruns
   // (CostModel::kOverrunNs): then the unstarted ones go back to the queue for
   // all threads. Returns how many ran.
