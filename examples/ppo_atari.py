@@ -8,10 +8,9 @@ The only rlpool-specific line is ``import rlpool.compat.envpool as envpool``; wi
 Hyperparameters are CleanRL's for Atari (8 envs, 128 steps, 4 minibatches, 4 epochs,
 lr 2.5e-4 annealed, clip 0.1, ent 0.01, gamma 0.99, lambda 0.95).
 
-Wall-clock on a 2-core machine with rlpool: NOT MEASURED YET (rlpool's Atari family had not
-landed when this was written). With ``--reference`` (EnvPool's Pong) on a loaded 2-core machine
-it ran at about 18 agent steps/s, bound by the CNN on the CPU (preliminary): CleanRL's budget
-for Pong (10M frames = 2.5M agent steps, reaching about +20) would take well over a day there.
+Wall-clock on a 2-core machine (CPU torch): about 15 agent steps/s on rlpool's Pong-v5, bound by the
+CNN's forward/backward on the CPU, not by the envs (docs/integrations.md); CleanRL's budget for Pong (10M
+frames = 2.5M agent steps, reaching about +20) would take about 46 hours there: use a GPU for the network.
 ``train()`` returns the throughput, so a short run gives an estimate.
 
 Episode statistics follow CleanRL: with ``episodic_life`` a lost life ends the episode the

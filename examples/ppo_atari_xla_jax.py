@@ -9,7 +9,7 @@ as envpool`` is the only rlpool-specific line; ``--reference`` runs the same cod
 Hyperparameters are CleanRL's for Atari (8 envs, 128 steps, 4 minibatches, 4 epochs, lr 2.5e-4
 annealed, clip 0.1, ent 0.01, gamma 0.99, lambda 0.95). Episode statistics as CleanRL's: the game's
 unclipped score (``info["reward"]``) summed until the real game over (``info["terminated"]``).
-Needs jax: ``pip install "rlpool[jax]"``. Runs on the CPU (rlpool's XLA calls are CPU custom calls).
+Needs jax: ``pip install 'jax>=0.10'`` (rlpool's jax extra). Runs on the CPU (rlpool's XLA calls are CPU custom calls).
 """
 
 from __future__ import annotations

@@ -51,12 +51,10 @@ run() {  # $1: asan|tsan, then env words, then -- and pytest args
   while [[ $1 != -- ]]; do envs+=("$1"); shift; done
   shift
   local tests=("$@")
-  # Default: the whole suite, less one test that compares the first async batch of two pools
-  # (which envs finish first is timing; it fails under ASan's timing: docs/RELIABILITY.md, finding 9),
-  # the ViZDoom tests (the engine is a third-party executable the pool starts; it inherits LD_PRELOAD
+  # Default: the whole suite, less the ViZDoom tests (the engine is a third-party executable the pool starts; it inherits LD_PRELOAD
   # and ASan then reports the engine's own alloc-dealloc mismatches and a use-after-free in it) and the
   # tests that cap the address space (RLIMIT_AS leaves no room for ASan's shadow memory).
-  [[ ${#tests[@]} -gt 0 ]] || tests=(tests --deselect "tests/api/test_bad_input.py::test_bad_reset_arguments[kwargs0-ValueError-sync]"
+  [[ ${#tests[@]} -gt 0 ]] || tests=(tests
     -k "not vizdoom and not Vizdoom and not Basic-v1 and not out_of_memory")
   local where
   where=$(env "${envs[@]}" "$python" -c 'import rlpool._rlpool_core as c; print(c.__file__)')

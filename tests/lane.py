@@ -1,7 +1,7 @@
 """Which lane a test run is, and what the machine lacks that some tests need.
 
 - The default ``pytest`` compares every family with its reference on a sample (about 12 minutes on 2 cores);
-  ``RLPOOL_FULL_REFERENCE=1`` (``FULL``; CI sets it) runs every comparison the README states in full.
+  ``RLPOOL_FULL_REFERENCE=1`` (``FULL``; CI sets it) runs every comparison docs/correctness.md states in full.
 - A test that needs a system library (a Debian package beyond the test extra) calls ``require(<lib>_missing())``:
   on a machine without it the test is skipped with a reason that names the package to install; in CI
   (``CI=true``), which installs them all (``.ci/run``), a missing library fails the test instead, so that CI

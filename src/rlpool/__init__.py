@@ -63,7 +63,7 @@ def make_gymnasium(task_id: str, **kwargs: Any) -> Any:
 def make_pettingzoo(task_id: str, **kwargs: Any) -> Any:
     """One env of a multi-agent task as PettingZoo's ``AECEnv`` (turn-based) or ``ParallelEnv``.
 
-    Needs ``rlpool[pettingzoo]``; see ``rlpool.api.pettingzoo``.
+    Needs pettingzoo (rlpool's ``pettingzoo`` extra); see ``rlpool.api.pettingzoo``.
     """
     from rlpool.api.pettingzoo import make_pettingzoo as make_face
 
@@ -78,7 +78,7 @@ def make_gym(task_id: str, **kwargs: Any) -> Any:
 
 
 def make_dm(task_id: str, **kwargs: Any) -> Any:
-    """A ``dm_env.Environment`` over a pool of ``task_id`` envs (needs ``rlpool[dm]``)."""
+    """A ``dm_env.Environment`` over a pool of ``task_id`` envs (needs dm-env: rlpool's ``dm`` extra)."""
     from rlpool.api.dm import DmEnv
 
     return DmEnv(make_spec(task_id, **kwargs))

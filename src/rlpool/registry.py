@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,7 +53,15 @@ class TaskSpec:
     functions of the task by name that callers reach on the faces as methods of the env (gymnasium-robotics'
     ``compute_reward(achieved_goal, desired_goal, info)``, ``compute_terminated``, ``compute_truncated``), each
     working on whole batches."""
+    family: str | None = None
+    """The family that registered the task: the folder ``rlpool/envs/<family>/`` whose module called
+    ``register`` (found from the calling frames when the task is registered); None for a task registered from
+    outside ``rlpool.envs`` (a user's ``rlpool.register``)."""
 
+
+_FAMILY_PACKAGE = "rlpool.envs."
+"""The package whose sub-packages are the families: a task registered from ``rlpool.envs.<family>...`` is that
+family's."""
 
 _TASKS: dict[str, TaskSpec] = {}
 _ALIASES: dict[str, tuple[str, dict[str, Any]]] = {}
@@ -60,6 +69,8 @@ _ALIASES: dict[str, tuple[str, dict[str, Any]]] = {}
 _ENV_TYPES: dict[str, list[tuple[str, Any, str]]] = {}
 _INF: dict[str, frozenset[str]] = {}
 """Per env type, its float options that may be +-inf (declared with the option in C++: ``may_be_inf``)."""
+_ID_NOTES: list[Callable[[str], str | None]] = []
+"""Functions that explain ids rlpool does not register (another library's), for ``unknown_task_message``."""
 _UNAVAILABLE: dict[str, str] = {}
 """Env types this build cannot make (a library was missing when it was compiled): the reason, naming it."""
 for _name, _options, _why in _core.env_types():
@@ -128,7 +139,19 @@ def register(
         waits_on_process,
         encode,
         task_methods,
+        _registering_family(),
     )
+
+
+def _registering_family() -> str | None:
+    """The family whose module is registering a task: the innermost calling frame inside ``rlpool.envs.<family>``."""
+    frame = sys._getframe(2)  # register's caller
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if module.startswith(_FAMILY_PACKAGE):
+            return module[len(_FAMILY_PACKAGE) :].split(".", 1)[0]
+        frame = frame.f_back
+    return None
 
 
 def register_alias(alias: str, target: str, **env_defaults: Any) -> None:
@@ -147,6 +170,16 @@ def register_alias(alias: str, target: str, **env_defaults: Any) -> None:
     _ALIASES[alias] = (target, dict(env_defaults))
 
 
+def register_id_note(note: Callable[[str], str | None]) -> None:
+    """Add ``note(task_id)``: for an id rlpool does not register, a sentence on what it means here, or None.
+
+    A family adds one for another library's ids that look like its own but are not the same env (a name
+    rlpool registers under another namespace, with other defaults): the error of an unknown id then says how
+    rlpool's task differs and which options come closest, beside the suggested ids.
+    """
+    _ID_NOTES.append(note)
+
+
 def resolve_alias(task_id: str) -> tuple[str, dict[str, Any]]:
     """``(task id, env option defaults)`` an alias stands for; a task id stands for itself with no defaults."""
     return _ALIASES.get(task_id, (task_id, {})) if isinstance(task_id, str) else (task_id, {})
@@ -160,6 +193,19 @@ def list_aliases() -> list[str]:
 def list_all_envs() -> list[str]:
     """All registered task ids, sorted."""
     return sorted(_TASKS)
+
+
+def family(task_id: str) -> str | None:
+    """The family that registered ``task_id``: its folder ``rlpool/envs/<family>/``.
+
+    None for a task registered from outside ``rlpool.envs``; an unknown id raises a ValueError, as ``task`` does.
+    """
+    return task(task_id).family
+
+
+def list_families() -> list[str]:
+    """The families that registered at least one task, sorted."""
+    return sorted({t.family for t in _TASKS.values() if t.family is not None})
 
 
 def unavailable(task_id: str) -> str | None:
@@ -211,12 +257,17 @@ def suggest_task_ids(task_id: str, limit: int = 3) -> list[str]:
 
 
 def unknown_task_message(task_id: object) -> str:
-    """The error for an unknown task id: what was probably meant and how to list every id."""
+    """The error for an unknown task id: what was probably meant, notes on it and how to list every id.
+
+    The notes are those of ``register_id_note`` (another library's id that looks like one of rlpool's).
+    """
     guesses = suggest_task_ids(task_id) if isinstance(task_id, str) else []
     hint = f"; did you mean {' or '.join(map(repr, guesses))}?" if guesses else ""
+    notes = [n for n in (note(task_id) for note in _ID_NOTES) if n] if isinstance(task_id, str) else []
     return (
         f"unknown task id {task_id!r}{hint} "
-        f"(rlpool.list_all_envs() or `rlpool list` shows all {len(_TASKS)} task ids)"
+        + "".join(f"{note} " for note in notes)
+        + f"(rlpool.list_all_envs() or `rlpool list` shows all {len(_TASKS)} task ids)"
     )
 
 

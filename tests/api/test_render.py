@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -147,6 +148,7 @@ def test_every_face_renders() -> None:
 
 
 def test_human_mode_shows_a_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISPLAY", ":0")  # a display to open the (stand-in) window on, on a headless machine too
     shown: list[tuple[str, np.ndarray]] = []
     monkeypatch.setattr(cv2, "imshow", lambda name, image: shown.append((name, image.copy())))
     monkeypatch.setattr(cv2, "waitKey", lambda delay: -1)
@@ -188,14 +190,45 @@ def test_human_mode_without_opencv_names_the_package() -> None:
         rgb.close()
         print(json.dumps(out))
     """)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    env = {**os.environ, "DISPLAY": ":0"}  # a display: without one, human mode shows nothing (a warning)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     assert out.get("type") == "RuntimeError", out
     assert "render_mode='human'" in out["message"] and "opencv-python" in out["message"], out["message"]
-    assert "rlpool[render]" in out["message"], out["message"]
+    assert "pip install '.[render]'" in out["message"], out["message"]
     assert out["from_import_error"] is True
     assert out["rgb_shape"] == [1, 400, 600, 3]
+
+
+def test_human_mode_without_a_window_warns_once_and_shows_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No display, or an OpenCV without a GUI: one RuntimeWarning saying why, then frames are not shown (as
+    gymnasium's own envs run human mode headless); render() returns None as human mode does."""
+    calls: list[str] = []
+    monkeypatch.setattr(cv2, "imshow", lambda name, image: calls.append(name))
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    if sys.platform in ("win32", "darwin"):
+        pytest.skip("a window can always open here")
+    env = rlpool.make("CartPole-v1", num_envs=2, render_mode="human")
+    with pytest.warns(RuntimeWarning, match="shows no window: no display") as record:
+        env.reset()
+        env.step(np.zeros(2, dtype=np.int64))
+        assert env.render() is None
+    assert len(record) == 1 and calls == []
+    env.close()
+
+    def no_gui(name: str, image: np.ndarray) -> None:
+        raise cv2.error("The function is not implemented. Rebuild the library with Windows, GTK+ 2.x or Cocoa")
+
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.setattr(cv2, "imshow", no_gui)
+    env = rlpool.make("CartPole-v1", num_envs=2, render_mode="human")
+    with pytest.warns(RuntimeWarning, match="OpenCV could not open a window .*opencv-python-headless") as record:
+        env.reset()
+        env.step(np.zeros(2, dtype=np.int64))
+    assert len(record) == 1
+    env.close()
 
 
 def test_gymnasium_record_video(tmp_path) -> None:

@@ -14,7 +14,7 @@ try:
 except ImportError:  # the tests below that need Ray skip
     ray = None
 
-needs_ray = pytest.mark.skipif(ray is None, reason='needs Ray: pip install "rlpool[ray]"')
+needs_ray = pytest.mark.skipif(ray is None, reason="needs Ray: pip install 'ray>=2.40' (rlpool's ray extra)")
 
 TASK = "CartPole-v1"
 
@@ -22,7 +22,7 @@ TASK = "CartPole-v1"
 @pytest.fixture(scope="module")
 def local_ray():
     if ray is None:
-        pytest.skip('needs Ray: pip install "rlpool[ray]"')
+        pytest.skip("needs Ray: pip install 'ray>=2.40' (rlpool's ray extra)")
     if ray.is_initialized():
         ray.shutdown()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)

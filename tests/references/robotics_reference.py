@@ -36,7 +36,10 @@ def _import_or_skip() -> Any:
             warnings.simplefilter("ignore")
             import gymnasium_robotics
     except ImportError:
-        require("gymnasium-robotics is not installed: pip install 'rlpool[robotics]' (the reference and the models)")
+        require(
+            "gymnasium-robotics is not installed: pip install 'gymnasium-robotics==1.4.2' (rlpool's robotics extra) "
+            "(the reference and the models)"
+        )
         pytest.skip("unreachable")
     return gymnasium_robotics
 

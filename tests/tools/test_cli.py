@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import rlpool
+from rlpool import registry
 from rlpool.tools import bench
 from rlpool.tools.cli import main
 
@@ -30,9 +31,69 @@ def test_help_runs_as_a_program():
     assert "--num-envs" in proc.stdout and "--peers" in proc.stdout
 
 
-def test_list_prints_every_task(capsys):
+def test_list_prints_every_task_with_its_family(capsys):
+    """One line per id, ``<id><TAB><family>``, sorted by id: the first column alone is list_all_envs()."""
     assert main(["list"]) == 0
-    assert capsys.readouterr().out.split() == rlpool.list_all_envs()
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line.split("\t") for line in lines]
+    assert all(len(row) == 2 for row in rows), [line for line in lines if line.count("\t") != 1][:3]
+    assert [task_id for task_id, _ in rows] == rlpool.list_all_envs()
+    families = dict(rows)
+    assert families["CartPole-v1"] == "classic_control" and families["Pong-v5"] == "atari"
+    assert families["HalfCheetah-v5"] == "mujoco" and families["BusyWork-v0"] == "testing"
+    # Every family is a folder of rlpool/envs that has the module registering it.
+    envs = Path(rlpool.__file__).parent / "envs"
+    assert set(families.values()) == set(registry.list_families())
+    assert all((envs / family / "registration.py").is_file() for family in registry.list_families())
+
+
+def test_registry_family_is_a_family_folder():
+    """The family of each id is a folder under rlpool/envs (the one whose registration registered it)."""
+    from rlpool.envs import FAMILIES
+
+    assert set(registry.list_families()) <= set(FAMILIES)
+    assert {registry.family(t) for t in rlpool.list_all_envs()} == set(registry.list_families())
+    assert registry.task("Taxi-v3").family == "toy_text"
+    with pytest.raises(ValueError, match="unknown task id"):
+        registry.family("NoSuchTask-v9")
+
+
+def test_list_family_filter(capsys):
+    assert main(["list", "--family", "classic_control"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        "Acrobot-v1\tclassic_control", "CartPole-v0\tclassic_control", "CartPole-v1\tclassic_control",
+        "MountainCar-v0\tclassic_control", "MountainCarContinuous-v0\tclassic_control",
+        "Pendulum-v1\tclassic_control",
+    ]
+
+
+def test_list_unknown_family_names_the_families(capsys):
+    assert main(["list", "--family", "classic"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "unknown family 'classic'" in captured.err
+    assert "families: " + ", ".join(registry.list_families()) in captured.err
+
+
+def test_list_family_and_options_are_exclusive(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["list", "--family", "atari", "--options", "Pong-v5"])
+    assert info.value.code == 2 and "not allowed with" in capsys.readouterr().err
+
+
+def test_list_shows_a_user_registered_task_without_family():
+    """A task registered from outside rlpool.envs (a user's rlpool.register) lists with family ``-``; a
+    Python-written task (rlpool.python_env) is the ``python`` family's. In a child: registrations are for good."""
+    code = (
+        "import rlpool\n"
+        "from rlpool.tools.cli import main\n"
+        "rlpool.register('MyCartPole-v0', 'CartPole', max_episode_steps=10)\n"
+        "main(['list'])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "MyCartPole-v0\t-" in proc.stdout.splitlines()
 
 
 def test_list_options_describes_a_task(capsys):

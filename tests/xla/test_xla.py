@@ -332,7 +332,7 @@ def test_without_jax_names_the_extra():
         "try:\n    env.xla()\nexcept ImportError as e:\n    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert "rlpool[jax]" in out.stdout, out.stderr
+    assert "pip install 'jax>=0.10' (rlpool's jax extra: pip install '.[jax]'" in out.stdout, out.stderr
 
 
 def test_handlers_compile_on_first_use(tmp_path, monkeypatch):

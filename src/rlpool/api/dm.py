@@ -11,13 +11,14 @@ from rlpool.api.dm_steps import StepTypes
 from rlpool.api.pool_owner import PoolOwner
 from rlpool.api.spaces import action_space
 from rlpool.arrays import Arrays, ArraySpec
+from rlpool.extras import install_hint
 from rlpool.spec import EnvSpec
 
 try:
     import dm_env
     from dm_env import specs
 except ImportError as e:  # pragma: no cover - exercised only without the extra
-    raise ImportError("make_dm needs dm-env: pip install 'rlpool[dm]'") from e
+    raise ImportError(f"make_dm needs dm-env: {install_hint('dm', 'dm-env>=1.6')}") from e
 
 
 class DmEnv(PoolOwner, dm_env.Environment):
@@ -56,8 +57,15 @@ class DmEnv(PoolOwner, dm_env.Environment):
         )
 
     def step(self, action: Any, env_id: Any = None) -> dm_env.TimeStep:
-        """Step the envs (all, or ``env_id`` in async mode)."""
-        return self._timestep(self._pool.step(action, env_id))
+        """Step the envs (all, or ``env_id`` in async mode: ``observation.env_id`` of the last result)."""
+        try:
+            result = self._pool.step(action, env_id)
+        except ValueError as e:
+            clearer = self._async_step_error(e, env_id, "timestep.observation.env_id")
+            if clearer is None:
+                raise
+            raise clearer from None
+        return self._timestep(result)
 
     def recv(self) -> dm_env.TimeStep:
         """Wait for the next ``batch_size`` results."""

@@ -32,8 +32,15 @@ class GymEnv(PoolOwner):
         return (obs, info) if self._return_info else obs
 
     def step(self, action: Any, env_id: Any = None) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Step the envs; returns ``(obs, reward, done, info)``."""
-        return _four(self._pool.step(action, env_id))
+        """Step the envs; returns ``(obs, reward, done, info)``. An async pool needs ``env_id`` (see ``recv``)."""
+        try:
+            result = self._pool.step(action, env_id)
+        except ValueError as e:
+            clearer = self._async_step_error(e, env_id)
+            if clearer is None:
+                raise
+            raise clearer from None
+        return _four(result)
 
     def recv(self) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
         """Wait for the next ``batch_size`` results."""

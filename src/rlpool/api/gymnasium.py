@@ -87,8 +87,17 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
     def step(
         self, actions: Any, env_id: Any = None
     ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Step every env (sync mode), or ``env_id`` then wait for a batch (``send`` + ``recv``)."""
-        result = self._pool.step(actions, env_id)
+        """Step every env (sync mode), or ``env_id`` then wait for a batch (``send`` + ``recv``).
+
+        An async pool (``batch_size < num_envs``) needs ``env_id``: ``info["env_id"]`` of the last result.
+        """
+        try:
+            result = self._pool.step(actions, env_id)
+        except ValueError as e:
+            clearer = self._async_step_error(e, env_id)
+            if clearer is None:
+                raise
+            raise clearer from None
         if self._same_step:
             unpack_final(result)
         if self.render_mode == "human" and self.batch_size == self.num_envs:
@@ -105,7 +114,7 @@ class GymnasiumVectorEnv(PoolOwner, VectorEnv):
     def xla(self) -> tuple[Any, Any, Any, Any]:
         """``(handle, recv, send, step)`` to step this pool from inside ``jax.jit`` (EnvPool's ``xla()``).
 
-        See ``rlpool.xla``; needs jax: ``pip install "rlpool[jax]"``.
+        See ``rlpool.xla``; needs jax (rlpool's ``jax`` extra).
         """
         from rlpool.xla import make_xla
 

@@ -1,4 +1,10 @@
-"""rlpool's tasks in gymnasium's registry: ``gymnasium.make_vec("rlpool/<TaskId>", num_envs=...)``."""
+"""rlpool's tasks in gymnasium's registry: ``gymnasium.make_vec("rlpool/<TaskId>", num_envs=...)``.
+
+``import rlpool`` registers every task. Where rlpool is not imported yet, name it before the id:
+``gymnasium.make("rlpool:rlpool/CartPole-v1")`` has gymnasium import rlpool first (gymnasium 1.x has no
+entry-point plugins that would register a package's ids before it is imported). Registering again (a
+second ``register_all_with_gymnasium``) does nothing.
+"""
 
 from __future__ import annotations
 

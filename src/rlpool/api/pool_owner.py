@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from rlpool.backends import new_pool
+from rlpool.extras import install_hint
 from rlpool.options import check_int, env_id_list
 from rlpool.spec import EnvSpec
 
@@ -21,6 +25,32 @@ class Frames(np.ndarray):
 
 
 Sequence.register(Frames)
+
+
+ASYNC_STEP_NEEDS_ENV_ID = "env_id is required while some envs are in flight"
+"""The start of the pool's error for a step without ``env_id`` while envs are in flight (every backend's)."""
+
+
+def _calling_vector_wrapper() -> str | None:
+    """The class name of the innermost gymnasium vector wrapper among the calling frames, if any."""
+    try:
+        from gymnasium.vector import VectorWrapper
+    except ImportError:  # pragma: no cover - gymnasium is a dependency
+        return None
+    frame = sys._getframe(2)
+    while frame is not None:
+        caller = frame.f_locals.get("self")
+        if isinstance(caller, VectorWrapper):
+            return type(caller).__name__
+        frame = frame.f_back
+    return None
+
+
+def _has_display() -> bool:
+    """Whether a window can open: on Linux and other X11/Wayland systems a display must be set; elsewhere yes."""
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 class PoolOwner:
@@ -70,6 +100,33 @@ class PoolOwner:
                 return method
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}", name=name, obj=self)
 
+    def _async_step_error(
+        self, error: ValueError, env_id: Any, ids_from: str = "info['env_id']"
+    ) -> ValueError | None:
+        """The clearer error for ``step(actions)`` without ``env_id`` on an async pool, else None.
+
+        Called only once the pool has refused a step (never on a step that works): an async pool's results
+        are ``batch_size`` rows of whichever envs finished first, so a step must say which envs its actions
+        are for. Where the caller is one of gymnasium's vector wrappers (found in the calling frames), the
+        error names it: those wrappers keep per-row state, so they need a sync pool. ``ids_from`` says where
+        this face's results carry their env ids.
+        """
+        if env_id is not None or self.batch_size == self.num_envs or ASYNC_STEP_NEEDS_ENV_ID not in str(error):
+            return None
+        message = (
+            f"this pool is async (batch_size={self.batch_size} < num_envs={self.num_envs}): each result holds "
+            f"the {self.batch_size} envs that finished first, so step(actions) needs env_id={ids_from} of "
+            "the last result (the envs the actions are for), or use send(actions, env_id) and recv()"
+        )
+        wrapper = _calling_vector_wrapper()
+        if wrapper is not None:
+            message += (
+                f". It was called by gymnasium's vector wrapper {wrapper}: gymnasium's vector wrappers assume a "
+                f"sync pool, whose rows are always envs 0..num_envs-1; make the pool with "
+                f"batch_size=num_envs ({self.num_envs})"
+            )
+        return ValueError(message)
+
     def send(self, action: Any, env_id: Any = None) -> None:
         """Queue one action per env in ``env_id`` (default: all envs) and return at once."""
         self._pool.send(action, env_id)
@@ -91,7 +148,7 @@ class PoolOwner:
 
         With ``render_mode="rgb_array"``: a ``(len(env_ids), render_height, render_width, 3)``
         uint8 array (``Frames``). With ``render_mode="human"``: shows the one env's frame in
-        an OpenCV window and returns None.
+        an OpenCV window and returns None (where no window can open, a warning once, and no frame shown).
         """
         config = self._render_config
         mode = config["render_mode"]
@@ -110,23 +167,44 @@ class PoolOwner:
         return frames.view(Frames)
 
     def _show(self, frame: np.ndarray) -> None:
-        """Show ``frame`` in this pool's OpenCV window (render_mode="human")."""
+        """Show ``frame`` in this pool's OpenCV window (render_mode="human").
+
+        Where no window can open (no display, or an OpenCV built without a GUI, such as
+        opencv-python-headless), the frame is not shown and a RuntimeWarning says why, once per pool: as
+        gymnasium's own envs, whose human mode runs headless without a window. Without OpenCV at all it
+        raises, naming what to install (as gymnasium's envs raise without pygame).
+        """
+        if getattr(self, "_no_window", False):
+            return
+        if not _has_display():
+            self._skip_window("no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset)")
+            return
         try:
             import cv2
         except ImportError as e:
-            raise RuntimeError(
-                "render_mode='human' needs OpenCV with a GUI: pip install 'rlpool[render]' (opencv-python)"
-            ) from e
+            hint = install_hint("render", "opencv-python")
+            raise RuntimeError(f"render_mode='human' needs OpenCV with a GUI: {hint}") from e
         name = f"rlpool {self.spec.id}"
         try:
             cv2.imshow(name, np.ascontiguousarray(frame[:, :, ::-1]))  # OpenCV wants BGR
             cv2.waitKey(1)
         except cv2.error as e:
-            raise RuntimeError(
-                f"render_mode='human' could not open an OpenCV window ({e}); it needs a display and an OpenCV "
-                "built with a GUI (opencv-python, not opencv-python-headless)"
-            ) from e
+            self._skip_window(
+                f"OpenCV could not open a window ({str(e).strip()}); it needs an OpenCV built with a GUI "
+                "(opencv-python, not opencv-python-headless)"
+            )
+            return
         self._window = name
+
+    def _skip_window(self, why: str) -> None:
+        """Stop showing frames in human mode, with one RuntimeWarning saying why."""
+        self._no_window = True
+        warnings.warn(
+            f"render_mode='human' shows no window: {why}; frames are not shown (render_mode='rgb_array' "
+            "returns them)",
+            RuntimeWarning,
+            stacklevel=4,
+        )
 
     def _close_pool(self) -> None:
         """Stop the worker threads; calling it again (or after a failed ``_init_pool``) does nothing."""

@@ -1,4 +1,4 @@
-"""Stable-Baselines3: any rlpool task as an SB3 ``VecEnv`` (needs ``pip install 'rlpool[sb3]'``).
+"""Stable-Baselines3: any rlpool task as an SB3 ``VecEnv`` (needs stable-baselines3: rlpool's ``sb3`` extra).
 
     from stable_baselines3 import PPO
     from rlpool.integrations.sb3 import RlpoolVecEnv
@@ -23,12 +23,15 @@ import numpy as np
 
 import rlpool
 from rlpool.api.pool_owner import PoolOwner
+from rlpool.extras import install_hint
 from rlpool.options import seeds_for
 
 try:
     from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 except ImportError as e:  # pragma: no cover - only without the extra
-    raise ImportError("rlpool.integrations.sb3 needs stable-baselines3: pip install 'rlpool[sb3]'") from e
+    raise ImportError(
+        f"rlpool.integrations.sb3 needs stable-baselines3: {install_hint('sb3', 'stable-baselines3>=2.3')}"
+    ) from e
 
 __all__ = ["RlpoolVecEnv"]
 

@@ -37,6 +37,7 @@ import numpy as np
 import rlpool
 from rlpool import registry
 from rlpool.envs import family_modules
+from rlpool.extras import install_hint
 
 OWN_PEERS: tuple[str, ...] = (
     "rlpool-sync",
@@ -358,7 +359,7 @@ def check_peer(peer: str, task: str) -> None:
         try:
             import jax  # noqa: F401
         except ImportError as e:
-            raise PeerUnavailable(f"jax is not installed ({e}); pip install 'rlpool[jax]'") from None
+            raise PeerUnavailable(f"jax is not installed ({e}); {install_hint('jax', 'jax>=0.10')}") from None
     if family == "rlpool":
         if task not in rlpool.list_all_envs():
             raise PeerUnavailable(f"rlpool does not know {task}")

@@ -1,4 +1,9 @@
-"""The ``rlpool`` command: ``rlpool list`` (``--options TASK``: one task's reference) and ``rlpool bench``."""
+"""The ``rlpool`` command: ``rlpool list`` (``--options TASK``: one task's reference) and ``rlpool bench``.
+
+``rlpool list`` prints one line per task id, ``<id><TAB><family>`` (the family: the folder
+``rlpool/envs/<family>/`` that registers the id; ``-`` for a task registered from outside rlpool), sorted by
+id, so that ``cut -f1`` gives the ids; ``--family NAME`` keeps one family's.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import rlpool
+
+NO_FAMILY = "-"
+"""The family column of a task registered from outside ``rlpool.envs`` (a user's ``rlpool.register``)."""
 
 
 def _positive_int(text: str) -> int:
@@ -60,10 +68,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     listing = sub.add_parser(
         "list",
-        help="print every task id, or one task's description",
-        description="Print every registered task id; with --options TASK, describe that task instead.",
+        help="print every task id and its family, or one task's description",
+        description=(
+            "Print every registered task id and its family, one per line as ID<TAB>FAMILY (sorted by id; "
+            "`rlpool list | cut -f1` gives the ids alone); with --options TASK, describe that task instead."
+        ),
     )
-    listing.add_argument(
+    what = listing.add_mutually_exclusive_group()
+    what.add_argument(
+        "--family",
+        metavar="NAME",
+        help="only the tasks of family NAME (the folder rlpool/envs/NAME/ that registers them)",
+    )
+    what.add_argument(
         "--options",
         metavar="TASK",
         help="describe TASK: its spaces, reward, episode end and every option with its default and doc",
@@ -155,9 +172,20 @@ def _cmd_list(args: argparse.Namespace) -> int:
             return 2
         print(reference.describe(rlpool.make_spec(args.options)), end="")
         return 0
+    from rlpool import registry
+
+    if args.family is not None and args.family not in registry.list_families():
+        print(
+            f"rlpool list: error: unknown family {args.family!r}; families: {', '.join(registry.list_families())}",
+            file=sys.stderr,
+        )
+        return 2
     for task_id in rlpool.list_all_envs():
-        print(task_id)
+        family = registry.family(task_id)
+        if args.family is None or family == args.family:
+            print(f"{task_id}\t{family or NO_FAMILY}")
     return 0
+
 
 
 def _import(text: str) -> None:

@@ -29,7 +29,7 @@ EnvPool's XLA interface, over rlpool's engine::
 
 Sync and async pools, every family. ``recv``/``send`` are XLA FFI custom calls for the **CPU** platform
 (run the jitted function on a CPU device). While a jitted call is inside ``recv``, Ctrl-C waits for it to
-return. jax is an optional extra: ``pip install "rlpool[jax]"``. How the handlers are compiled:
+return. jax is an optional extra (rlpool's ``jax`` extra). How the handlers are compiled:
 ``rlpool.xla._build``.
 """
 
@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from rlpool.arrays import DTYPES, Arrays, nest
+from rlpool.extras import install_hint
 
 __all__ = ["make_xla"]
 
@@ -50,7 +51,7 @@ def _jax() -> Any:
         import jax
     except ImportError as e:
         raise ImportError(
-            "xla() needs jax (with jaxlib): pip install 'rlpool[jax]'"
+            f"xla() needs jax (with jaxlib): {install_hint('jax', 'jax>=0.10')}"
         ) from e
     return jax
 

@@ -11,7 +11,8 @@ The handlers (``ffi_handlers.cc``) are compiled against the FFI headers of the j
    ``~/.cache/rlpool/xla/<key>/`` (see ``rlpool.cache``), keyed by the source, the jaxlib version and the
    compiler, and later processes load it from there.
 
-``pip install "rlpool[jax]"`` stays one command and needs no compiler at install time either way.
+Installing the ``jax`` extra (``pip install '.[jax]'`` in a checkout) stays one command and needs no compiler
+at install time either way.
 """
 
 from __future__ import annotations

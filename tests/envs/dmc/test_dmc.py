@@ -228,7 +228,7 @@ def test_without_dm_control_the_error_names_it_and_the_extra(missing, tmp_path):
     env.pop("PIP_FIND_LINKS", None)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
                          env=env)
-    assert "ERROR" in out.stdout and 'pip install "rlpool[dmc]"' in out.stdout, out.stdout + out.stderr
+    assert "ERROR" in out.stdout and "pip install '.[dmc]'" in out.stdout, out.stdout + out.stderr
     assert "dm-control==1.0.50" in out.stdout, out.stdout
     if missing == "metadata":
         assert "could not be fetched" in out.stdout and "lxml" in out.stdout, out.stdout

@@ -85,7 +85,8 @@ def test_unfetchable_wheel_raises_a_clear_error(offline: Path) -> None:
         suite_source.unpacked_folder()
     message = str(e.value)
     for part in ("dm-control==1.0.50", "not installed", "could not be fetched", "No matching distribution",
-                 "pip download", 'pip install "rlpool[dmc]"', "lxml", suite_source.WHEEL):
+                 "pip download", "pip install 'dm-control==1.0.50' (rlpool's dmc extra: pip install '.[dmc]'",
+                 "lxml", suite_source.WHEEL):
         assert part in message, part
     assert isinstance(e.value, ImportError)
     assert not (offline / "dmc" / FOLDER).exists() and leftovers(offline) == []

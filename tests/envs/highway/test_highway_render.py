@@ -27,9 +27,10 @@ from rlpool.envs.highway.registration import HIGHWAY_ENV_IDS
 
 pytest.importorskip("pygame")
 
-# (task, rlpool options (also highway-env's config), steps compared per episode): the six scenarios the README
-# names, the continuous intersection (plain vehicles with tyres), lane keeping (a bicycle vehicle on a sine lane),
-# the lidar's overlay, and viewers other than the scenario's (thick 2- and 3-pixel lines, another centring).
+# (task, rlpool options (also highway-env's config), steps compared per episode): six scenarios (highway, merge,
+# roundabout, intersection, parking, racetrack), the continuous intersection (plain vehicles with tyres), lane
+# keeping (a bicycle vehicle on a sine lane), the lidar's overlay, and viewers other than the scenario's (thick
+# 2- and 3-pixel lines, another centring).
 CASES = [
     ("Highway-v0", {}, 4),
     ("Merge-v0", {}, 8),

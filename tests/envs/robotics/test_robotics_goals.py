@@ -111,7 +111,7 @@ def test_without_gymnasium_robotics_the_ids_stay_and_making_one_says_what_to_ins
             try:
                 rlpool.make(task_id)
             except ImportError as e:
-                assert "rlpool[robotics]" in str(e) and task_id in str(e), e
+                assert "pip install '.[robotics]'" in str(e) and task_id in str(e), e
             else:
                 raise AssertionError(task_id + " was made")
         print("ok")

@@ -16,7 +16,10 @@ from lane import require
 from rlpool.tools import bench
 
 if importlib.util.find_spec("gymnasium_robotics") is None:
-    require("gymnasium-robotics is not installed: pip install 'rlpool[robotics]' (the models and the peers)")
+    require(
+        "gymnasium-robotics is not installed: pip install 'gymnasium-robotics==1.4.2' (rlpool's robotics extra) "
+        "(the models and the peers)"
+    )
 
 from rlpool.envs.robotics import peers  # noqa: E402
 

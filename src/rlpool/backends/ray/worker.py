@@ -14,6 +14,7 @@ import numpy as np
 
 from rlpool.backends.local import new_local_pool
 from rlpool.backends.options import BACKEND_OPTION_NAMES
+from rlpool.extras import install_hint
 
 if TYPE_CHECKING:
     pass
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 _RESTART_TIMEOUT_S = 120.0
 _INLINE_BYTES = 90_000  # under Ray's max_direct_call_object_size (100 KB by default), with room for pickling
 
-RAY_INSTALL_HINT = 'backend="ray" needs Ray: pip install "rlpool[ray]"'
+RAY_INSTALL_HINT = f'backend="ray" needs Ray: {install_hint("ray", "ray>=2.40")}'
 
 
 

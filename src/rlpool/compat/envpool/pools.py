@@ -19,6 +19,7 @@ from rlpool.api.gymnasium import GymnasiumVectorEnv, unpack_final
 from rlpool.api.pool_owner import PoolOwner
 from rlpool.compat.envpool.players import PlayerRows
 from rlpool.compat.envpool.spec import EnvSpec
+from rlpool.extras import install_hint
 
 try:  # EnvPool's dm pools are dm_env.Environments; dm-env is an optional extra
     from dm_env import Environment as _DMEnvironment
@@ -133,7 +134,7 @@ class EnvPool:
         """EnvPool's ``xla()``: ``(handle, recv, send, step)`` for ``jax.jit`` (gymnasium pools; see ``rlpool.xla``).
 
         ``recv`` gives ``(handle, (obs, reward, terminated, truncated, info))`` with float32 rewards and
-        EnvPool's info, as ``step`` does. Needs jax: ``pip install "rlpool[jax]"``.
+        EnvPool's info, as ``step`` does. Needs jax (rlpool's ``jax`` extra).
         """
         if not isinstance(self, GymnasiumVectorEnv):
             raise RuntimeError("rlpool's xla() serves the gymnasium pools (make_gymnasium / make_gym), not make_dm")
@@ -294,7 +295,7 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
         try:
             import dm_env
         except ImportError as e:  # pragma: no cover - only without the extra
-            raise ImportError("make_dm needs dm-env: pip install 'rlpool[dm]'") from e
+            raise ImportError(f"make_dm needs dm-env: {install_hint('dm', 'dm-env>=1.6')}") from e
         if spec.config_dict["autoreset_mode"] != "NextStep":
             raise ValueError("the dm_env API needs autoreset_mode='NextStep' (EnvPool's), "
                              f"got {spec.config_dict['autoreset_mode']!r}")

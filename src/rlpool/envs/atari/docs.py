@@ -22,6 +22,13 @@ ROMs of the installed `ale-py` package (`<roms>` on this page: ale-py's `roms` f
 `$ALE_ROMS_DIR`). The tasks are EnvPool's `<Game>-v5`, with EnvPool's options and defaults: every game
 that gymnasium registers as `ALE/<Game>-v5` (ale-py's two-player-only ROMs combat, joust, maze_craze and
 warlords are left out).
+
+They are not gymnasium's `ALE/<Game>-v5` envs, which are ale-py's raw emulator (full RGB screens, a frame skip
+of 4 without the max over two frames, sticky actions with probability 0.25, no no-ops or FIRE at reset):
+`<Game>-v5` here is EnvPool's preprocessed env (below), without sticky actions by default. `make("ALE/Pong-v5")`
+is refused with a message that names `Pong-v5` and the options that come closest to ALE v5:
+`img_height=210, img_width=160, gray_scale=False, stack_num=1, noop_max=0, use_fire_reset=False,
+repeat_action_probability=0.25` (the frames stay channel-first and keep the max of the skip's last two).
 """,
         paths=((str(folder) if folder is not None else "", "<roms>"),),
         envs=(

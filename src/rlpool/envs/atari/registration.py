@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 from pathlib import Path
 
-from rlpool.registry import register
+from rlpool.registry import register, register_id_note
 
 # Every game whose ROM ale-py ships and that gymnasium registers as ALE/<Game>-v5
 # (ale-py's four two-player-only ROMs -- combat, joust, maze_craze, warlords -- are not).
@@ -62,3 +63,31 @@ def rom_path(rom_id: str) -> str:
 
 for _rom in GAMES:
     register(f"{task_name(_rom)}-v5", "Atari", max_episode_steps=MAX_EPISODE_STEPS, rom_path=rom_path(_rom))
+
+
+# gymnasium's (ale-py's) ALE/<Game>-v<N> is the raw emulator env; rlpool's <Game>-v5 is EnvPool's preprocessed
+# one. The options that come closest to ALE v5 (frame skip 4, sticky actions 0.25, full RGB screens, no reset
+# no-ops): named by the error of an ALE/ id instead of only suggesting rlpool's id.
+ALE_V5_OPTIONS: dict[str, object] = {
+    "img_height": 210, "img_width": 160, "gray_scale": False, "stack_num": 1, "noop_max": 0,
+    "use_fire_reset": False, "repeat_action_probability": 0.25,
+}
+
+
+def ale_id_note(task_id: str) -> str | None:
+    """What gymnasium's ``ALE/<Game>-v<N>`` is to rlpool: not its ``<Game>-v5``; None for any other id."""
+    match = re.fullmatch(r"ALE/(\w+)-v(\d+)", task_id)
+    if match is None or f"{match.group(1)}-v5" not in _GAME_IDS:
+        return None
+    ours = f"{match.group(1)}-v5"
+    options = ", ".join(f"{k}={v!r}" for k, v in ALE_V5_OPTIONS.items())
+    return (
+        f"({task_id!r} is gymnasium's raw ALE env; rlpool's {ours!r} is EnvPool's preprocessed Atari env: frame "
+        "skip 4 taking the max of the last two frames, 84x84 grayscale, 4 stacked frames, up to 30 no-ops and "
+        "FIRE at reset, no sticky actions. Closest to ALE v5: "
+        f"rlpool.make({ours!r}, {options}); its frames stay channel-first and the max of the skip's last two.)"
+    )
+
+
+_GAME_IDS = frozenset(f"{task_name(rom)}-v5" for rom in GAMES)
+register_id_note(ale_id_note)

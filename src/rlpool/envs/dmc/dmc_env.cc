@@ -66,7 +66,8 @@ std::shared_ptr<const mjModel> load_model(const Config& config) {
   if (path.empty()) {
     throw std::invalid_argument(
         "no dm_control model was given (the DeepMind Control Suite tasks take their models from the installed "
-        "dm_control package: pip install \"rlpool[dmc]\")");
+        "dm_control package: pip install 'dm-control==1.0.50' (rlpool's dmc extra: pip install '.[dmc]' in an "
+        "rlpool checkout))");
   }
   static std::mutex mu;
   static std::map<std::string, std::weak_ptr<const mjModel>> cache;

@@ -62,7 +62,8 @@ dm_control 1.0.50's Control Suite: all 51 tasks of `dm_control.suite.ALL_TASKS` 
 ids (domain and task names in CamelCase, then `-v1`: `CheetahRun-v1`, `BallInCupCatch-v1`,
 `HumanoidCMUWalk-v1`, `LqrLqr21-v1`). Each domain is one env type (`Dmc` + the domain in CamelCase), whose
 `task_name` option picks the task. The MuJoCo models are dm_control's own: dm_control 1.0.50
-(`pip install "rlpool[dmc]"`) builds each task's model once, and rlpool caches it compiled, as an MJB file.
+(the `dmc` extra: `pip install ".[dmc]"` in the checkout) builds each task's model once, and rlpool caches it
+compiled, as an MJB file.
 Where dm_control is not installed (pip cannot install it on CPython 3.13: its dependency labmaze, used only by
 `dm_control.locomotion`, has no wheel there), rlpool fetches dm_control's pure-Python wheel as a file with pip,
 checks its sha256 and unpacks the package, all but `dm_control.locomotion`, into the same cache

@@ -1,8 +1,9 @@
 """DeepMind Control Suite tasks under EnvPool's ids (``CheetahRun-v1``, ``HumanoidCMUWalk-v1``, ...).
 
 The models are dm_control 1.0.50's: ``model_file`` saves its suite's compiled model of a task as an MJB file,
-once per dm_control and MuJoCo version. The suite is the installed dm_control's (``pip install "rlpool[dmc]"``),
-or, where dm_control is not installed, a copy of its wheel that rlpool fetches as a file (``suite_source``).
+once per dm_control and MuJoCo version. The suite is the installed dm_control's
+(``pip install 'dm-control==1.0.50'``, rlpool's ``dmc`` extra), or, where dm_control is not installed, a copy
+of its wheel that rlpool fetches as a file (``suite_source``).
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
-from rlpool import pinned_wheel
+from rlpool import extras, pinned_wheel
 from rlpool.cache import cache_root
 
 PACKAGE = "dm-control"
@@ -117,9 +117,9 @@ def is_copy(module: ModuleType) -> bool:
 def install_hint() -> str:
     """What to install for the suite: dm-control itself, or its suite's own dependencies where it does not install."""
     return (
-        f'Install it with `pip install "rlpool[dmc]"` (or `pip install {PACKAGE}=={VERSION}`; where pip cannot '
+        f"Install it with `{extras.install_hint('dmc', f'{PACKAGE}=={VERSION}')}`; where pip cannot "
         f"install it, as on CPython 3.13, rlpool fetches its wheel as a file and needs only what its suite "
-        f"imports: {', '.join(DEPENDENCIES)})"
+        f"imports: {', '.join(DEPENDENCIES)}"
     )
 
 

@@ -37,6 +37,7 @@ import numpy as np
 from rlpool.cache import cache_root
 from rlpool.envs.python.codegen import WRAPPER_VERSION, wrapper_source
 from rlpool.envs.python.declare import PythonTask
+from rlpool.extras import install_hint
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 _RLPOOL_DIR = os.path.realpath(_PACKAGE_DIR.parents[1]) + os.sep
@@ -75,7 +76,7 @@ def compile_task(t: PythonTask, cache: bool) -> None:
         import numba
     except ImportError as e:
         raise ImportError(
-            f"rlpool.python_env needs numba to compile {t.task_id}: pip install 'rlpool[numba]' ({e})"
+            f"rlpool.python_env needs numba to compile {t.task_id}: {install_hint('numba', 'numba>=0.60')} ({e})"
         ) from None
 
     source = wrapper_source(t)

@@ -15,7 +15,8 @@ gymnasium-robotics 1.4.2's tasks: the Fetch arm (reach, push, slide, pick and pl
 Hand (reach, and manipulate a block, an egg or a pen), the Adroit hand on an arm (door, hammer, pen,
 relocate), PointMaze and FrankaKitchen. They run in C++ on the MuJoCo library of rlpool's MuJoCo tasks,
 with gymnasium-robotics' own models: the XML files and meshes of the installed `gymnasium-robotics`
-package, which `pip install 'rlpool[robotics]'` installs (rlpool reads its files without importing it).
+package, which the `robotics` extra installs (`pip install ".[robotics]"` in the checkout; rlpool reads its
+files without importing it).
 A maze's model is written as gymnasium-robotics writes it, from the package's `point.xml`.
 
 Each task follows gymnasium-robotics' Python env call for call, and tests/envs/robotics/ checks them step

@@ -196,8 +196,12 @@ struct Options {
     }
     check_file("cfg_path", cfg_path, "the scenario's .cfg file");
     if (!wad_path.empty()) check_file("wad_path", wad_path, "the scenario's .wad file");
-    check_file("vzd_path", vzd_path, "the ViZDoom engine; install vizdoom: pip install 'rlpool[vizdoom]'");
-    check_file("iwad_path", iwad_path, "the base game WAD; install vizdoom: pip install 'rlpool[vizdoom]'");
+    check_file("vzd_path", vzd_path,
+               "the ViZDoom engine; install vizdoom: pip install 'vizdoom==1.3.2' (rlpool's vizdoom extra: "
+               "pip install '.[vizdoom]' in an rlpool checkout)");
+    check_file("iwad_path", iwad_path,
+               "the base game WAD; install vizdoom: pip install 'vizdoom==1.3.2' (rlpool's vizdoom extra: "
+               "pip install '.[vizdoom]' in an rlpool checkout)");
     if (!lmp_save_dir.empty()) {
       std::error_code ec;
       if (!std::filesystem::is_directory(lmp_save_dir, ec)) {
