@@ -24,6 +24,8 @@ PROGRAMS = {
     "cost_model_test.cc": ["_core/engine/cost_model.cc"],
     "episode_test.cc": ["_core/engine/episode.cc", "_core/env/env.cc", "_core/gfx/pixels.cc", "_core/gfx/resize.cc"],
     "draw_test.cc": ["envs/box2d/car_racing_render.cc"],
+    "jax_random_test.cc": [],
+    "rng_seed_test.cc": [],
 }
 FLAGS = ["-std=c++20", "-O1", "-Wall", "-Wextra", "-pthread"]
 

@@ -2,6 +2,10 @@
 //
 // Each env owns one Rng seeded from its own seed, so results never depend on
 // which worker thread stepped the env or in which order.
+//
+// An env whose reference derives its own generator from the seed (a JAX key)
+// takes the seed with seed_of(rng) (_core/env/rng_seed.h) and notices reseeds
+// there too; no seed() or reseeds() accessor is kept here.
 #pragma once
 
 #include <array>
