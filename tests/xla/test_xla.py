@@ -314,6 +314,31 @@ def test_compat_xla_as_envpool(task):
     env.close()
 
 
+def test_legacy_xla_gives_four_tuples():
+    """The legacy layer's xla() step, inside jit and scan, gives gym < 0.26's (obs, reward, done, info), as
+    CleanRL's XLA script unpacks it, with the values of its own step()."""
+    import rlpool.compat.envpool_legacy as legacy
+
+    env = legacy.make_gym("CartPole-v1", num_envs=4, seed=0, max_episode_steps=3)
+    env.reset()
+    handle, _, _, step = env.xla()
+
+    def body(h, t):
+        h, (obs, reward, done, info) = step(h, jnp.full(4, t % 2, jnp.int32))
+        return h, (obs, reward, done, info["TimeLimit.truncated"])
+
+    _, out = jax.jit(lambda h: jax.lax.scan(body, h, jnp.arange(4)))(handle)
+    env.close()
+    env = legacy.make_gym("CartPole-v1", num_envs=4, seed=0, max_episode_steps=3)
+    env.reset()
+    for t in range(4):
+        obs, reward, done, info = env.step(np.full(4, t % 2, np.int32))
+        assert np.array_equal(out[0][t], obs) and np.array_equal(out[1][t], reward)
+        assert np.array_equal(out[2][t], done) and np.array_equal(out[3][t], info["TimeLimit.truncated"])
+    assert np.asarray(out[3][2]).all()  # the time limit, as TimeLimit.truncated
+    env.close()
+
+
 def test_compat_dm_xla_refused():
     import rlpool.compat.envpool as compat
 

@@ -150,6 +150,24 @@ class GymEnvPool(GymnasiumEnvPool, *((_GYM.Env,) if _GYM is not None else ())): 
             return (result[0], result[3]) if return_info else result[0]
         return result
 
+    def xla(self) -> tuple[Any, Any, Any, Any]:
+        """EnvPool's ``xla()`` as it was with gym < 0.26: ``(handle, recv, send, step)``.
+
+        ``recv`` and ``step`` give ``(handle, (obs, reward, done, info))`` (CleanRL's
+        ``ppo_atari_envpool_xla_jax_scan.py`` unpacks four); ``send`` is the modern one.
+        """
+        handle, recv, send, step = super().xla()
+
+        def recv4(h: Any) -> tuple[Any, tuple]:
+            h, result = recv(h)
+            return h, self._four(result)
+
+        def step4(h: Any, action: Any, env_id: Any = None) -> tuple[Any, tuple]:
+            h, result = step(h, action, env_id)
+            return h, self._four(result)
+
+        return handle, recv4, send, step4
+
     def _four(self, result: tuple) -> tuple[Any, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, reward, terminated, truncated, info = result
         out = dict(info)
