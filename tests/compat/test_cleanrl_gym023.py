@@ -94,3 +94,31 @@ def test_legacy_without_old_gym_keeps_gymnasium_spaces():
     envs = legacy.make("CartPole-v1", env_type="gym", num_envs=2)
     assert isinstance(envs.action_space, gymnasium.spaces.Discrete)
     envs.close()
+
+
+CLEANRL_DIR = os.environ.get("RLPOOL_CLEANRL_DIR")
+"""A folder holding CleanRL's own scripts (``cleanrl/`` of a CleanRL checkout), to run them unmodified."""
+REAL_SCRIPTS = {
+    "ppo_atari_envpool.py": ["--total-timesteps", "3072", "--num-envs", "8", "--num-steps", "128", "--no-cuda"],
+    "pqn_atari_envpool.py": ["--total-timesteps", "3072", "--num-envs", "8", "--num-steps", "128", "--no-cuda"],
+    "ppo_atari_envpool_xla_jax_scan.py": ["--total-timesteps", "3072", "--num-envs", "8", "--num-steps", "128"],
+}
+
+
+@pytest.mark.skipif(CLEANRL_DIR is None, reason="set RLPOOL_CLEANRL_DIR to a CleanRL checkout's cleanrl/ folder")
+@pytest.mark.parametrize("script", sorted(REAL_SCRIPTS))
+def test_real_cleanrl_script_runs_unmodified(gym023_python, script, tmp_path):
+    """CleanRL's own EnvPool script, from a checkout the user has, unmodified: ``import envpool`` is answered by
+    ``rlpool.compat.install()`` (the legacy layer, as gym 0.23.1 is installed), a few thousand steps."""
+    path = Path(CLEANRL_DIR, script)
+    if not path.is_file():
+        pytest.skip(f"{path} does not exist")
+    needs = ["tyro", "tensorboard"] + (["flax", "optax"] if "jax" in script else [])
+    pip = [str(gym023_python), "-m", "pip", "install", "-q", "--disable-pip-version-check", *needs]
+    subprocess.run(pip, check=True, capture_output=True, text=True, timeout=600)
+    runner = (
+        "import runpy, sys; import rlpool.compat; rlpool.compat.install(); "
+        f"sys.argv = [{str(path)!r}, *{REAL_SCRIPTS[script]!r}]; runpy.run_path({str(path)!r}, run_name='__main__')"
+    )
+    done = subprocess.run([str(gym023_python), "-c", runner], capture_output=True, text=True, timeout=900, cwd=tmp_path)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
