@@ -503,7 +503,17 @@ inline void choice_p(Key key, std::int32_t* out, std::size_t draws, const float*
   const float total = n ? c[n - 1] : 0.0f;
   for (std::size_t i = 0; i < draws; ++i) {
     const float r = detail::ftz(total * (1.0f - u[i]));
-    out[i] = static_cast<std::int32_t>(std::lower_bound(c.begin(), c.end(), r) - c.begin());
+    std::size_t lo = 0;  // a binary search for the first c[j] >= r (std::lower_bound here trips a
+    std::size_t hi = n;  // false -Wuse-after-free in GCC 12 once inlined)
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (c[mid] < r) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    out[i] = static_cast<std::int32_t>(lo);
   }
 }
 
