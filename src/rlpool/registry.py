@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rlpool import _rlpool_core as _core
-from rlpool.options import POOL_OPTIONS
+from rlpool.options import AUTORESET_MODES, POOL_OPTIONS
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,10 @@ class TaskSpec:
     """The family that registered the task: the folder ``rlpool/envs/<family>/`` whose module called
     ``register`` (found from the calling frames when the task is registered); None for a task registered from
     outside ``rlpool.envs`` (a user's ``rlpool.register``)."""
+    autoreset_mode: str | None = None
+    """The task's own default ``autoreset_mode`` (one of ``rlpool.options.AUTORESET_MODES``), e.g.
+    ``"SameStep"`` for a task whose reference resets within the step that ends an episode; None: the pool
+    option's default."""
 
 
 _FAMILY_PACKAGE = "rlpool.envs."
@@ -94,6 +98,7 @@ def register(
     waits_on_process: bool = False,
     encode: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     task_methods: Callable[[dict[str, Any]], dict[str, Callable[..., Any]]] | None = None,
+    autoreset_mode: str | None = None,
     **env_defaults: Any,
 ) -> None:
     """Register ``task_id`` as the C++ env type ``env_type`` with task-specific defaults.
@@ -107,7 +112,7 @@ def register(
     ``max_episode_steps_cap`` bounds the time limit a user may set, ``waits_on_process`` changes the
     default thread count, ``encode`` writes structured option values as the env type's scalars and
     ``task_methods`` gives the task's functions that the faces offer as methods of the env, e.g. a goal
-    task's ``compute_reward`` (see TaskSpec).
+    task's ``compute_reward`` (see TaskSpec); ``autoreset_mode`` is the task's default of that pool option.
     """
     if task_id in _TASKS:
         raise ValueError(f"task {task_id!r} is already registered")
@@ -117,6 +122,8 @@ def register(
     unknown = set(env_defaults) - known
     if unknown:
         raise ValueError(f"{task_id}: {sorted(unknown)} are not options of {env_type}; valid: {sorted(known)}")
+    if autoreset_mode is not None and autoreset_mode not in AUTORESET_MODES:
+        raise ValueError(f"{task_id}: autoreset_mode must be one of {AUTORESET_MODES}, got {autoreset_mode!r}")
     task_options = dict(task_options or {})
     for name, default in task_options.items():
         if not isinstance(name, str) or not name.isidentifier() or name.startswith("_"):
@@ -140,6 +147,7 @@ def register(
         encode,
         task_methods,
         _registering_family(),
+        autoreset_mode,
     )
 
 

@@ -55,6 +55,8 @@ class EnvSpec:
         self.kwargs: dict[str, Any] = {k: v for k, v in kwargs.items() if k not in BACKEND_OPTIONS}
         """The options this spec was made with (without the backend's): what a Ray worker rebuilds it from."""
         pool = {k: kwargs.get(k, v) for k, v in POOL_OPTIONS.items()}
+        if "autoreset_mode" not in kwargs and t.autoreset_mode is not None:
+            pool["autoreset_mode"] = t.autoreset_mode  # the task's own default
         self.explicit_num_threads: int | None = pool["num_threads"] or None
         num_envs = check_int("num_envs", pool["num_envs"], 1, MAX_ENVS)
         batch_size = num_envs if pool["batch_size"] in (None, 0) else check_int("batch_size", pool["batch_size"], 1)

@@ -60,8 +60,9 @@ ffi::Error Send(ffi::AnyBuffer handle, ffi::AnyBuffer action, ffi::AnyBuffer env
 }
 
 ffi::Error receive(const ffi::AnyBuffer& handle, ffi::RemainingRets& fields) {
-  // Up to 16 obs and 16 info entries, twice with SameStep, plus 6 fixed fields.
-  RlpoolXlaBuffer outs[80];
+  // Up to 16 obs and 128 info entries (_core/engine/episode.h), twice with
+  // SameStep, plus 6 fixed fields.
+  RlpoolXlaBuffer outs[(16 + 128) * 2 + 6];
   const size_t n = fields.size();
   if (n > sizeof(outs) / sizeof(outs[0])) return failed("recv", "too many outputs");
   for (size_t i = 0; i < n; ++i) {

@@ -52,8 +52,8 @@ void step_or_reset(Env& env, Rng& rng, EpisodeState& state, const EpisodeRules& 
                    bool emit_only, Block& block, int row, int env_id) {
   const Layout& lay = block.layout();
   block.at<std::int32_t>(lay.env_id(), row) = env_id;  // first: recv() finds the env by it, even after a throw
-  void* obs[16];  // Pool checks that a spec has at most 16 obs and 16 info entries
-  void* info[16];
+  void* obs[kMaxObsEntries];  // Pool checks the spec's counts against these
+  void* info[kMaxInfoEntries];
   for (std::size_t i = 0; i < lay.num_obs; ++i) obs[i] = block.row(i, row);
   for (std::size_t i = 0; i < lay.num_info; ++i) info[i] = block.row(lay.info(i), row);
   // One reward and flag per agent (a single-agent env has one), zero unless

@@ -14,6 +14,12 @@
 
 namespace rlpool {
 
+// The most obs and info entries a spec may declare (Pool checks): a task with
+// a value per achievement or per reward term (Craftax's 67 achievements) has
+// many info entries.
+constexpr std::size_t kMaxObsEntries = 16;
+constexpr std::size_t kMaxInfoEntries = 128;
+
 struct EpisodeRules {
   int max_episode_steps = 0;  // 0: no time limit
   AutoresetMode autoreset = AutoresetMode::kNextStep;

@@ -82,8 +82,10 @@ Pool::Pool(PoolOptions options)
       cost_(worker_count(options_), is_sync()) {
   const EnvType& type = find_env_type(options_.env_type);
   spec_ = type.spec(options_.config);
-  if (spec_.obs.empty() || spec_.obs.size() > 16 || spec_.info.size() > 16) {
-    throw std::logic_error("env type '" + options_.env_type + "' declares 1..16 obs and <= 16 info entries");
+  if (spec_.obs.empty() || spec_.obs.size() > kMaxObsEntries || spec_.info.size() > kMaxInfoEntries) {
+    throw std::logic_error("env type '" + options_.env_type + "' declares " + std::to_string(spec_.obs.size()) +
+                           " obs and " + std::to_string(spec_.info.size()) + " info entries; at most " +
+                           std::to_string(kMaxObsEntries) + " and " + std::to_string(kMaxInfoEntries));
   }
   if (spec_.obs_kind == ObsKind::kArray && spec_.obs.size() != 1) {
     throw std::logic_error("env type '" + options_.env_type + "' has an array observation with " +
