@@ -497,7 +497,7 @@ def test_results_are_writable_as_a_local_pools(local_ray, task, num_envs):
 
 def test_ray_missing_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
-    with pytest.raises(ImportError, match=r'pip install "rlpool\[ray\]"'):
+    with pytest.raises(ImportError, match=r"pip install 'ray>=2.40' \(rlpool's ray extra"):
         rlpool.make(TASK, num_envs=2, backend="ray")
 
 

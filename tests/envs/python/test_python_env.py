@@ -650,7 +650,7 @@ def test_bad_declarations_are_refused_by_name(kwargs, error, message):
 
 def test_missing_numba_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "numba", None)  # makes `import numba` fail
-    with pytest.raises(ImportError, match=r"pip install 'rlpool\[numba\]'"):
+    with pytest.raises(ImportError, match=r"pip install 'numba>=0.60' \(rlpool's numba extra"):
         python_env.register("NoNumba-v0", reset=_reset, step=_step, obs=BOX2, action=spaces.Discrete(2), state=2,
                             max_episode_steps=5)
     assert "NoNumba-v0" not in rlpool.list_all_envs()
