@@ -21,11 +21,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
 import numpy as np
+from timing import best_child_rates
 
 TASKS = {"Craftax-Classic-Symbolic-v1": "Craftax-Classic-Symbolic-AutoReset-v1",
          "Craftax-Classic-Pixels-v1": "Craftax-Classic-Pixels-AutoReset-v1"}
@@ -113,15 +113,8 @@ def main() -> None:
         peers["craftax"] = args.craftax_python
     if args.envpool_python:
         peers["envpool"] = args.envpool_python
-    best: dict[tuple[str, str], float] = {}
-    for _ in range(args.rounds):
-        for task in tasks:
-            for peer, python in peers.items():
-                command = [python, __file__, "--peer", peer, "--tasks", task, "--num-envs", str(args.num_envs),
-                           "--threads", str(args.threads), "--seconds", str(args.seconds)]
-                out = subprocess.run(command, capture_output=True, text=True, check=True)
-                rate = json.loads(out.stdout.strip().splitlines()[-1])["rate"]
-                best[(task, peer)] = max(best.get((task, peer), 0.0), rate)
+    child_args = ["--num-envs", str(args.num_envs), "--threads", str(args.threads), "--seconds", str(args.seconds)]
+    best = best_child_rates(__file__, peers, tasks, child_args, args.rounds)
     print(f"{args.num_envs} envs, {args.threads} threads, best of {args.rounds} rounds of {args.seconds:.0f} s, "
           "env steps per second")
     print("| task | rlpool | craftax vmap | EnvPool 1.2.7 | rlpool / craftax | rlpool / EnvPool |")

@@ -19,11 +19,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
 import numpy as np
+from timing import best_child_rates
 
 TASKS = {"Go19x19-v1": "go_19x19", "Chess-v1": "chess", "ConnectFour-v1": "connect_four"}
 # Tasks no pgx game stands beside: EnvPool 1.2.7 only (MARLGrid's agents act at once; EnvPool takes one action
@@ -144,19 +144,9 @@ def main() -> None:
     peers = {"rlpool": sys.executable, "pgx": sys.executable}
     if args.envpool_python:
         peers["envpool"] = args.envpool_python
-    best: dict[tuple[str, str], float] = {}
-    for _ in range(args.rounds):
-        for task in tasks:
-            for peer, python in peers.items():
-                if peer == "pgx" and task not in TASKS:
-                    continue
-                out = subprocess.run(
-                    [python, __file__, "--peer", peer, "--tasks", task, "--num-envs", str(args.num_envs),
-                     "--threads", str(args.threads), "--seconds", str(args.seconds)],
-                    capture_output=True, text=True, check=True,
-                )
-                rate = json.loads(out.stdout.strip().splitlines()[-1])["rate"]
-                best[(task, peer)] = max(best.get((task, peer), 0.0), rate)
+    child_args = ["--num-envs", str(args.num_envs), "--threads", str(args.threads), "--seconds", str(args.seconds)]
+    best = best_child_rates(__file__, peers, tasks, child_args, args.rounds,
+                            runs=lambda task, peer: peer != "pgx" or task in TASKS)
     print(f"{args.num_envs} envs, {args.threads} threads, best of {args.rounds} rounds of {args.seconds:.0f} s, "
           f"env steps (moves) per second")
     print("| task | rlpool | pgx vmap | EnvPool 1.2.7 | rlpool / pgx | rlpool / EnvPool |")

@@ -8,6 +8,8 @@ folder is first on ``sys.path``, also in the processes ``multiprocessing`` spawn
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -187,3 +189,27 @@ class BestRates:
             self.best_cpu[name] = max(self.best_cpu.get(name, 0.0), cpu)
         per_cpu = "" if cpu is None else f"   {cpu:10,.0f} per CPU-second"
         print(f"  {name:15s} {wall:10,.0f} env steps/s{per_cpu}", flush=True)
+
+
+def best_child_rates(
+    script: str,
+    peers: dict[str, str],
+    tasks: list[str],
+    args: list[str],
+    rounds: int,
+    runs: Callable[[str, str], bool] = lambda task, peer: True,
+) -> dict[tuple[str, str], float]:
+    """The best rate of each (task, peer) over ``rounds`` rounds taken in turns, each round of each peer in a
+    child process of its own: ``<peers[peer]> <script> --peer <peer> --tasks <task> *args``, whose last line
+    of output is ``{"rate": ...}``. ``runs(task, peer)`` leaves out the pairs that do not apply."""
+    best: dict[tuple[str, str], float] = {}
+    for _ in range(rounds):
+        for task in tasks:
+            for peer, python in peers.items():
+                if not runs(task, peer):
+                    continue
+                command = [python, script, "--peer", peer, "--tasks", task, *args]
+                out = subprocess.run(command, capture_output=True, text=True, check=True)
+                rate = json.loads(out.stdout.strip().splitlines()[-1])["rate"]
+                best[(task, peer)] = max(best.get((task, peer), 0.0), rate)
+    return best
