@@ -138,6 +138,13 @@ DRIVER = textwrap.dedent(
           long long a, b;
           in >> n >> a >> b;
           put(jr::randint(key, n, a, b, L));
+        } else if (op == "randinteach") {
+          in >> n;
+          std::vector<std::int32_t> lo(n), hi(n), out(n);
+          for (auto& v : lo) in >> v;
+          for (auto& v : hi) in >> v;
+          jr::randint_each(key, out.data(), n, lo.data(), hi.data(), L);
+          put(out);
         } else if (op == "bern" || op == "bernhigh") {
           in >> n;
           const float p = f32(in);
@@ -404,6 +411,15 @@ def build_randint(ref: Reference, keys: np.ndarray) -> None:
         out = vmapped(lambda k, a, b: jr.randint(k, (50,), a, b, jnp.int32), sel, a64, b64, int_only=True)
     for k, (a, b), o in zip(sel, RANDINT_WIDE, out, strict=True):
         ref.add("randint64", f"randint p {key_words(k)} 50 {a} {b}", o)
+    # Array bounds, one pair per element (Craftax's dungeons): spans 1 to 2**31, empty and reversed ones.
+    n = 12
+    lo = rng.integers(-(2**20), 2**20, (len(keys), n)).astype(np.int32)
+    hi = (lo + rng.integers(-3, 2**21, (len(keys), n))).astype(np.int32)
+    lo[0, :3], hi[0, :3] = (0, -(2**31), 5), (1, 2**31 - 1, 5)
+    out = vmapped(lambda k, a, b: jr.randint(k, (n,), a, b), keys, lo, hi, int_only=True)
+    for k, a, b, o in zip(keys, lo, hi, out, strict=True):
+        bounds = " ".join(str(int(v)) for v in [*a, *b])
+        ref.add("randint-each", f"randinteach p {key_words(k)} {n} {bounds}", o)
 
 
 def build_bernoulli(ref: Reference, keys: np.ndarray) -> None:

@@ -286,6 +286,27 @@ inline std::vector<std::int32_t> randint(Key key, std::size_t n, std::int64_t mi
   return out;
 }
 
+// jax.random.randint(key, (n,), minval, maxval) with int32 arrays of bounds,
+// one pair per element (jax broadcasts them to the shape): the same two draws
+// of random bits as the scalar form, each element reduced by its own span.
+// Float bounds (Craftax's dungeon rooms pass minval=ones(2)) are cast to
+// int32 by the caller, as jax casts them.
+inline void randint_each(Key key, std::int32_t* out, std::size_t n, const std::int32_t* minval,
+                         const std::int32_t* maxval, Layout layout = Layout::kPartitionable) {
+  const auto [k1, k2] = split2(key, layout);
+  std::vector<std::uint32_t> higher(n), lower(n);
+  random_bits<std::uint32_t>(k1, higher.data(), n, layout);
+  random_bits<std::uint32_t>(k2, lower.data(), n, layout);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int32_t mn = minval[i];
+    const std::int32_t mx = maxval[i];
+    const std::uint32_t span = mx <= mn ? 1u : static_cast<std::uint32_t>(mx) - static_cast<std::uint32_t>(mn);
+    const std::uint32_t multiplier = ((std::uint32_t{1} << 16) % span) * ((std::uint32_t{1} << 16) % span) % span;
+    const std::uint32_t offset = ((higher[i] % span) * multiplier + lower[i] % span) % span;
+    out[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(mn) + offset);
+  }
+}
+
 // One draw, as jax.random.randint(key, (), minval, maxval).
 inline std::int32_t randint1(Key key, std::int64_t minval, std::int64_t maxval,
                              Layout layout = Layout::kPartitionable) {
