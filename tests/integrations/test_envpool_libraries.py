@@ -18,13 +18,12 @@ import site
 import subprocess
 import sys
 import textwrap
-import venv
 from pathlib import Path
 
 import pytest
+from cached_venv import cached_venv, pip_install
 from lane import FULL, import_torch_or_skip, require
 
-from rlpool import pinned_wheel
 from rlpool.cache import cache_root
 
 pytestmark = pytest.mark.skipif(not FULL, reason="full lane (RLPOOL_FULL_REFERENCE=1, as in CI): installs libraries")
@@ -37,45 +36,21 @@ def library_python(name: str, requirements: list[str]) -> Path:
     tag = f"cp{sys.version_info.major}{sys.version_info.minor}"
     folder = cache_root() / "integrations" / f"{name}-{tag}"
     outer = [p for p in site.getsitepackages() if Path(p).is_dir()]
-    wanted = "\n".join([*requirements, *outer]) + "\n"
-    marker = folder / "REQUIREMENTS"
+
+    def install(python: Path) -> None:
+        inner = subprocess.check_output(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], text=True
+        ).strip()
+        # After the virtualenv's own site-packages: what pip installs there comes first.
+        lines = "".join(f"import site; site.addsitedir({p!r})\n" for p in outer)
+        (Path(inner) / "_rlpool_outer.pth").write_text(lines)
+        pip_install(python, requirements)
+
     try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        with pinned_wheel.file_lock(folder.parent / f".{folder.name}.lock"):
-            if not (marker.is_file() and marker.read_text() == wanted):
-                print(f"making {name}'s virtualenv in {folder} (once)", file=sys.stderr)
-                venv.EnvBuilder(with_pip=True, clear=True).create(folder)
-                inner = Path(
-                    subprocess.check_output(
-                        [
-                            str(folder / "bin" / "python"),
-                            "-c",
-                            "import sysconfig; print(sysconfig.get_path('purelib'))",
-                        ],
-                        text=True,
-                    ).strip()
-                )
-                # After the virtualenv's own site-packages: what pip installs there comes first.
-                (inner / "_rlpool_outer.pth").write_text(
-                    "".join(f"import site; site.addsitedir({p!r})\n" for p in outer)
-                )
-                command = [
-                    str(folder / "bin" / "python"),
-                    "-m",
-                    "pip",
-                    "install",
-                    "--quiet",
-                    "--disable-pip-version-check",
-                    *requirements,
-                ]
-                result = subprocess.run(command, capture_output=True, text=True)
-                if result.returncode != 0:
-                    raise RuntimeError(f"`{' '.join(command)}` failed:\n{(result.stdout + result.stderr)[-3000:]}")
-                marker.write_text(wanted)
+        return cached_venv(folder, [*requirements, *outer], install, what=f"{name}'s virtualenv")
     except Exception as e:  # no network, no pip: the library cannot run here
         require(f"{name}'s virtualenv could not be made in {folder}: {e}")
         raise
-    return folder / "bin" / "python"
 
 
 def run_script(python: Path, script: str, timeout: float = 600) -> str:

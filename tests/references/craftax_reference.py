@@ -25,16 +25,15 @@ import os
 import subprocess
 import sys
 import tempfile
-import venv
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from cached_venv import cached_venv, pip_install
 from lane import require
 
-from rlpool import pinned_wheel
 from rlpool.cache import cache_root
 
 VERSION = "1.6.1"
@@ -100,34 +99,18 @@ def venv_folder() -> Path:
     return cache_root() / "references" / f"craftax-{VERSION}-jax-{JAX}-{tag}"
 
 
-def _build(folder: Path) -> None:
-    venv.EnvBuilder(with_pip=True, clear=True).create(folder)
-    command = [str(folder / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-               *requirements()]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"`{' '.join(command)}` failed:\n{(result.stdout + result.stderr)[-3000:]}")
-    (folder / "REQUIREMENTS").write_text("\n".join(requirements()) + "\n")
-
-
 def reference_python() -> Path:
     """The reference's Python, made first where missing; skips the test (fails it in CI) if it cannot be."""
     given = os.environ.get("RLPOOL_CRAFTAX_PYTHON")
     if given:
         return Path(given)
     folder = venv_folder()
-    marker = folder / "REQUIREMENTS"
-    wanted = "\n".join(requirements()) + "\n"
     try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        with pinned_wheel.file_lock(folder.parent / f".{folder.name}.lock"):
-            if not (marker.is_file() and marker.read_text() == wanted):
-                print(f"making the Craftax reference virtualenv in {folder} (once)", file=sys.stderr)
-                _build(folder)
+        return cached_venv(folder, requirements(), lambda python: pip_install(python, requirements()),
+                           what="the Craftax reference virtualenv")
     except Exception as e:  # no network, no pip: the comparison cannot run here
         require(f"craftax {VERSION}'s reference virtualenv could not be made in {folder}: {e}")
         raise
-    return folder / "bin" / "python"
 
 
 @dataclass

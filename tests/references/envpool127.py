@@ -15,13 +15,12 @@ import importlib.metadata
 import os
 import shutil
 import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 
+from cached_venv import cached_venv, pip_install
 from lane import require
 
-from rlpool import pinned_wheel
 from rlpool.cache import cache_root
 
 VERSION = "1.2.7"
@@ -60,24 +59,11 @@ def _find() -> tuple[Path | None, str | None]:
             return None, ("EnvPool 1.2.7 needs CPython 3.12+: no CPython 3.13 found (set RLPOOL_PYTHON313, run "
                           "../shared/tools/cpython.sh 3.13, or set RLPOOL_ENVPOOL127_PYTHON)")
         folder = cache_root() / "references" / f"envpool-{VERSION}-cp313"
-        marker = folder / "REQUIREMENTS"
-        wanted = "\n".join(_requirements()) + "\n"
         try:
-            folder.parent.mkdir(parents=True, exist_ok=True)
-            with pinned_wheel.file_lock(folder.parent / f".{folder.name}.lock"):
-                if not (marker.is_file() and marker.read_text() == wanted):
-                    print(f"making EnvPool {VERSION}'s reference virtualenv in {folder} (once)", file=sys.stderr)
-                    shutil.rmtree(folder, ignore_errors=True)
-                    subprocess.run([base, "-m", "venv", str(folder)], check=True, capture_output=True)
-                    pip = [str(folder / "bin" / "python"), "-m", "pip", "install", "--quiet",
-                           "--disable-pip-version-check"]
-                    done = subprocess.run([*pip, *_requirements()], capture_output=True, text=True)
-                    if done.returncode != 0:
-                        return None, f"pip could not install {_requirements()}: {done.stderr.strip()[-500:]}"
-                    marker.write_text(wanted)
-        except (OSError, subprocess.CalledProcessError) as e:
+            python = cached_venv(folder, _requirements(), lambda py: pip_install(py, _requirements()),
+                                 what=f"EnvPool {VERSION}'s reference virtualenv", base_python=base)
+        except (OSError, RuntimeError, subprocess.CalledProcessError) as e:
             return None, f"EnvPool {VERSION}'s reference virtualenv could not be made in {folder}: {e}"
-        python = folder / "bin" / "python"
     if not python.is_file():
         return None, f"EnvPool {VERSION}'s Python {python} is missing"
     probe = subprocess.run([str(python), "-c", "import envpool; print(envpool.__version__)"],

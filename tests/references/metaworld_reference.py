@@ -20,11 +20,11 @@ import struct
 import subprocess
 import sys
 import tempfile
-import venv
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from cached_venv import cached_venv, pip_install
 from lane import CI, require
 
 from rlpool import pinned_wheel
@@ -56,37 +56,26 @@ def venv_folder(mujoco: str = MUJOCO) -> Path:
     return cache_root() / "references" / f"metaworld-{metaworld.VERSION}-mujoco-{mujoco}-{tag}"
 
 
-def _build(folder: Path, mujoco: str) -> None:
-    venv.EnvBuilder(with_pip=True, clear=True).create(folder)
-    pip = [str(folder / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+def _install(python: Path, mujoco: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         wheel = pinned_wheel.in_cache_root(metaworld.wheel()) or pinned_wheel.download(metaworld.wheel(), Path(tmp))
         # metaworld without its MuJoCo pin where another MuJoCo is asked for; its other dependencies by name.
-        commands = [[*pip, *requirements(mujoco)], [*pip, "--no-deps", str(wheel)]]
         if mujoco == MUJOCO:
-            commands = [[*pip, str(wheel), *requirements(mujoco)]]
-        for command in commands:
-            result = subprocess.run(command, capture_output=True, text=True)
-            if result.returncode != 0:
-                raise RuntimeError(f"`{' '.join(command)}` failed:\n{(result.stdout + result.stderr)[-3000:]}")
-    (folder / "REQUIREMENTS").write_text("\n".join(requirements(mujoco)) + "\n")
+            pip_install(python, [str(wheel), *requirements(mujoco)])
+        else:
+            pip_install(python, requirements(mujoco))
+            pip_install(python, ["--no-deps", str(wheel)])
 
 
 def reference_python(mujoco: str = MUJOCO) -> Path:
     """A reference virtualenv's Python, made first where missing; skips the test (fails it in CI) if it cannot be."""
     folder = venv_folder(mujoco)
-    marker = folder / "REQUIREMENTS"
-    wanted = "\n".join(requirements(mujoco)) + "\n"
     try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        with pinned_wheel.file_lock(folder.parent / f".{folder.name}.lock"):
-            if not (marker.is_file() and marker.read_text() == wanted):
-                print(f"making the MetaWorld reference virtualenv in {folder} (once)", file=sys.stderr)
-                _build(folder, mujoco)
+        return cached_venv(folder, requirements(mujoco), lambda python: _install(python, mujoco),
+                           what="the MetaWorld reference virtualenv")
     except Exception as e:  # no network, no pip: the comparison cannot run here
         require(f"metaworld 3.1.1's reference virtualenv could not be made in {folder}: {e}")
         raise
-    return folder / "bin" / "python"
 
 
 class Reference:
