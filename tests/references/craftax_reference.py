@@ -20,7 +20,6 @@ step, which names the first step whose game logic differs.
 from __future__ import annotations
 
 import importlib.metadata
-import json
 import os
 import subprocess
 import sys
@@ -31,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from cached_venv import cached_venv, pip_install
+from cached_venv import ask, cached_venv, pip_install
 from lane import require
 
 from rlpool.cache import cache_root
@@ -153,19 +152,7 @@ class Reference:
 
     def call(self, op: str, **request: Any) -> Any:
         """One request; its answer, or an AssertionError with the reference's error."""
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(json.dumps({"op": op, **request}) + "\n")
-        self.process.stdin.flush()
-        line = self.process.stdout.readline()
-        if not line:
-            code = self.process.wait()
-            self.stderr.seek(0)
-            raise AssertionError(f"the Craftax reference ended during {op!r} (exit code {code}); its stderr "
-                                 f"ends:\n{self.stderr.read()[-3000:]}")
-        answer = json.loads(line)
-        if "error" in answer:
-            raise AssertionError(f"craftax's {op}: {answer['error']}")
-        return answer["ok"]
+        return ask(self.process, self.stderr, "Craftax", op, request)
 
     def rollout(self, seed: int, actions: np.ndarray, *, auto_keys: bool = False, same_step: bool = False,
                 max_episode_steps: int = 10000, start: bytes | None = None, wrapper: bool = False) -> Rollout:

@@ -15,7 +15,6 @@ reference's ``np_random`` becomes a Python copy of that generator (``xoshiro.Xos
 from __future__ import annotations
 
 import importlib.metadata
-import json
 import struct
 import subprocess
 import sys
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from cached_venv import cached_venv, pip_install
+from cached_venv import ask, cached_venv, pip_install
 from lane import CI, require
 
 from rlpool import pinned_wheel
@@ -92,19 +91,7 @@ class Reference:
 
     def call(self, op: str, **request: Any) -> Any:
         """One request; its answer, or an AssertionError with the reference's error."""
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(json.dumps({"op": op, **request}) + "\n")
-        self.process.stdin.flush()
-        line = self.process.stdout.readline()
-        if not line:
-            code = self.process.wait()
-            self.stderr.seek(0)
-            raise AssertionError(f"the MetaWorld reference ended during {op!r} (exit code {code}); its stderr "
-                                 f"ends:\n{self.stderr.read()[-3000:]}")
-        answer = json.loads(line)
-        if "error" in answer:
-            raise AssertionError(f"metaworld's {op}: {answer['error']}")
-        return answer["ok"]
+        return ask(self.process, self.stderr, "MetaWorld", op, request)
 
     def reset(self, words: tuple[int, int, int, int]) -> dict[str, Any]:
         return self.call("reset", words=[int(w) for w in words])
