@@ -454,3 +454,23 @@ def test_float_options_of_python_envs_must_be_finite(tmp_path, monkeypatch):
         rlpool.make_spec("Hopper-v5", healthy_z_max=float("nan"))
     with pytest.raises(ValueError, match=r"option 'ctrl_cost_weight' must be finite, got inf"):
         rlpool.make_spec("Hopper-v5", ctrl_cost_weight=float("inf"))
+
+
+def test_a_task_default_autoreset_mode_applies_unless_asked_otherwise():
+    """A task may name its own autoreset_mode default (registry.register(..., autoreset_mode=...)); an
+    explicit option wins, and a name that is not a mode is refused when the task is registered."""
+    from rlpool import registry
+
+    env_type = registry.task("CartPole-v1").env_type
+    task_id = "SameStepDefaultProbe-v0"
+    registry.register(task_id, env_type, max_episode_steps=20, autoreset_mode="SameStep")
+    try:
+        assert rlpool.make(task_id, num_envs=1).metadata["autoreset_mode"].name == "SAME_STEP"
+        assert rlpool.make(task_id, num_envs=1, autoreset_mode="NextStep").metadata["autoreset_mode"].name == (
+            "NEXT_STEP"
+        )
+    finally:
+        del registry._TASKS[task_id]
+    with pytest.raises(ValueError, match="autoreset_mode must be one of"):
+        registry.register("BadModeProbe-v0", env_type, max_episode_steps=20, autoreset_mode="Sometimes")
+    assert "BadModeProbe-v0" not in registry.list_all_envs()
