@@ -9,8 +9,9 @@
 // result is scaled by float32 sqrt(2), and the fractal normalisation
 // (n - min) / (max - min) is a multiply by the float32 reciprocal of
 // (max - min), as XLA rewrites it. Whether XLA fuses the interpolation's
-// multiply-adds depends on the shape: on Classic's 64 x 64 maps it does not
-// (`fma = false`); on full Craftax's 48 x 48 maps it computes
+// multiply-adds depends on the program around it: Classic's 64 x 64 maps and
+// full Craftax's six 48 x 48 maps generated together (generate_world's vmap)
+// are plain (`fma = false`); one 48 x 48 fractal compiled on its own computes
 // n0 = fma(t0, n10, n00 * (1 - t0)) (likewise n1) and
 // fma(1 - t1, n0, t1 * n1) (`fma = true`). Arrays are row-major
 // (rows = shape[0], the x axis craftax indexes first).
