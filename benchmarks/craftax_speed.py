@@ -25,7 +25,7 @@ import sys
 import time
 
 import numpy as np
-from timing import best_child_rates
+from timing import best_child_rates, jitted_rate
 
 TASKS = {"Craftax-Classic-Symbolic-v1": "Craftax-Classic-Symbolic-AutoReset-v1",
          "Craftax-Classic-Pixels-v1": "Craftax-Classic-Pixels-AutoReset-v1"}
@@ -69,17 +69,7 @@ def craftax_rate(name: str, num_envs: int, seconds: float) -> float:
 
     key = jax.random.PRNGKey(0)
     _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(jax.random.split(key, num_envs), params)
-    for _ in range(3):  # compile (again where the first call's weak types change)
-        states, key = play(states, key)
-    jax.block_until_ready(states)
-    steps = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for _ in range(20):
-            states, key = play(states, key)
-        jax.block_until_ready(states)
-        steps += 20 * num_envs
-    return steps / (time.perf_counter() - t0)
+    return jitted_rate(play, states, key, num_envs, seconds)
 
 
 def main() -> None:

@@ -23,7 +23,7 @@ import sys
 import time
 
 import numpy as np
-from timing import best_child_rates
+from timing import best_child_rates, jitted_rate
 
 TASKS = {"Go19x19-v1": "go_19x19", "Chess-v1": "chess", "ConnectFour-v1": "connect_four"}
 # Tasks no pgx game stands beside: EnvPool 1.2.7 only (MARLGrid's agents act at once; EnvPool takes one action
@@ -104,16 +104,7 @@ def pgx_rate(name: str, num_envs: int, seconds: float) -> float:
 
     key = jax.random.PRNGKey(0)
     states = jax.jit(init)(jax.random.split(key, num_envs))
-    states, key = play(states, key)  # compile
-    jax.block_until_ready(states)
-    moves = 0
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        for _ in range(20):
-            states, key = play(states, key)
-        jax.block_until_ready(states)
-        moves += 20 * num_envs
-    return moves / (time.perf_counter() - t0)
+    return jitted_rate(play, states, key, num_envs, seconds)
 
 
 def main() -> None:

@@ -213,3 +213,22 @@ def best_child_rates(
                 rate = json.loads(out.stdout.strip().splitlines()[-1])["rate"]
                 best[(task, peer)] = max(best.get((task, peer), 0.0), rate)
     return best
+
+
+def jitted_rate(play: Callable[[Any, Any], tuple[Any, Any]], states: Any, key: Any, num_envs: int, seconds: float,
+                warmup: int = 3) -> float:
+    """Env steps per second of a JAX peer's jitted loop ``states, key = play(states, key)`` (``num_envs`` steps a
+    call), after ``warmup`` calls (the compile, and again where the first call's weak types change)."""
+    import jax
+
+    for _ in range(warmup):
+        states, key = play(states, key)
+    jax.block_until_ready(states)
+    steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for _ in range(20):
+            states, key = play(states, key)
+        jax.block_until_ready(states)
+        steps += 20 * num_envs
+    return steps / (time.perf_counter() - t0)
