@@ -376,9 +376,12 @@ def run_async(task_id: str, mode: str, num_threads: int, order_seed: int) -> Rec
 
 
 def assert_same(reference: Recorder, other: Recorder, label: str) -> None:
-    # Envs retired early (Disabled async) are compared on the steps they made.
+    # Envs retired early (Disabled async) are compared on the steps they made. Which envs the async
+    # loop still holds unsent when too few remain for a batch depends on thread timing, and a
+    # one-step game (Blackjack) retires most envs after one step; so the floor is half of the envs
+    # compared on at least one step, not a total.
     compared = np.minimum(reference.count, other.count)
-    assert np.all(compared >= 1) and compared.sum() >= 2 * N, (label, compared)
+    assert np.all(compared >= 1) and np.sum(compared >= 2) >= N // 2, (label, compared)
     for name, ref in reference.fields.items():
         got = other.fields[name]
         for i in range(N):
