@@ -2,6 +2,12 @@
 
     python examples/ppo_cartpole.py                      # trains until the greedy policy scores 475
     python examples/ppo_cartpole.py --target-return 0    # the whole --total-timesteps budget
+    python examples/ppo_cartpole.py --api gym --target-metric train   # gym's 4-tuple, as EnvPool + gym < 0.26
+
+``--api gym`` steps the pool through EnvPool's old gym API (``rlpool.compat.envpool_legacy``, what
+CleanRL's EnvPool scripts use): ``reset()`` gives ``obs``, ``step`` gives ``(obs, reward, done, info)``
+with ``info["TimeLimit.truncated"]``. ``--target-metric train`` stops on the mean return of the last 20
+training episodes instead of the greedy policy's.
 
 Hyperparameters are rl-zoo's for CartPole-v1 (8 envs, 32 steps per rollout, one 256-sample
 minibatch, 20 epochs, lr 1e-3 and clip 0.2 both annealed, gamma 0.98, lambda 0.8).
@@ -48,6 +54,8 @@ class Args:
     eval_every: int = 20  # updates between greedy evaluations
     eval_episodes: int = 16
     torch_threads: int = 1
+    api: str = "gymnasium"  # or "gym": EnvPool's 4-tuple API of gym < 0.26
+    target_metric: str = "eval"  # "eval": the greedy policy's return; "train": the last 20 training episodes'
 
 
 def layer_init(layer: nn.Linear, std: float = np.sqrt(2), bias: float = 0.0) -> nn.Linear:
@@ -99,10 +107,44 @@ def evaluate(agent: Agent, env_id: str, episodes: int, seed: int) -> float:
     return float(returns.mean())
 
 
+class Pool:
+    """The training pool through rlpool's gymnasium API or EnvPool's old gym one (``api="gym"``)."""
+
+    def __init__(self, args: Args) -> None:
+        if args.api not in ("gymnasium", "gym"):
+            raise ValueError(f"api must be 'gymnasium' or 'gym', not {args.api!r}")
+        self.legacy = args.api == "gym"
+        if self.legacy:
+            import rlpool.compat.envpool_legacy as envpool
+
+            self.envs = envpool.make(args.env_id, env_type="gym", num_envs=args.num_envs, seed=args.seed)
+        else:
+            self.envs = rlpool.make(args.env_id, num_envs=args.num_envs, seed=args.seed)
+        self.single_observation_space = self.envs.single_observation_space
+        self.single_action_space = self.envs.single_action_space
+
+    def reset(self) -> np.ndarray:
+        return self.envs.reset() if self.legacy else self.envs.reset()[0]
+
+    def step(self, action: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(obs, reward, terminated, truncated)`` from either API."""
+        if self.legacy:
+            obs, reward, done, info = self.envs.step(action)
+            truncated = info["TimeLimit.truncated"]
+            return obs, reward, done & ~truncated, truncated
+        obs, reward, terminated, truncated, _ = self.envs.step(action)
+        return obs, reward, terminated, truncated
+
+    def close(self) -> None:
+        self.envs.close()
+
+
 def train(args: Args) -> tuple[Agent, dict]:
+    if args.target_metric not in ("eval", "train"):
+        raise ValueError(f"target_metric must be 'eval' or 'train', not {args.target_metric!r}")
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
-    envs = rlpool.make(args.env_id, num_envs=args.num_envs, seed=args.seed)
+    envs = Pool(args)
     obs_dim = envs.single_observation_space.shape[0]
     agent = Agent(obs_dim, int(envs.single_action_space.n))
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
@@ -113,7 +155,7 @@ def train(args: Args) -> tuple[Agent, dict]:
     logprobs, rewards, values = torch.zeros(shape), torch.zeros(shape), torch.zeros(shape)
     terminateds, dones, valid = torch.zeros(shape), torch.zeros(shape), torch.zeros(shape, dtype=torch.bool)
 
-    next_obs = torch.as_tensor(envs.reset(seed=args.seed)[0])
+    next_obs = torch.as_tensor(envs.reset())
     prev_done = torch.zeros(args.num_envs, dtype=torch.bool)  # the next step of these envs is their reset
     episode_return = np.zeros(args.num_envs)
     recent: list[float] = []
@@ -132,7 +174,7 @@ def train(args: Args) -> tuple[Agent, dict]:
             with torch.no_grad():
                 action, logprob, _, value = agent.get_action_and_value(next_obs)
             actions[step], logprobs[step], values[step] = action, logprob, value
-            o, reward, terminated, truncated, _ = envs.step(action.numpy())
+            o, reward, terminated, truncated = envs.step(action.numpy())
             done = terminated | truncated
             rewards[step] = torch.as_tensor(reward, dtype=torch.float32)
             terminateds[step] = torch.as_tensor(terminated, dtype=torch.float32)
@@ -178,7 +220,10 @@ def train(args: Args) -> tuple[Agent, dict]:
                 nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
                 optimizer.step()
 
-        if args.target_return > 0 and update % args.eval_every == 0:
+        if args.target_metric == "train":
+            if args.target_return > 0 and len(recent) >= 20 and np.mean(recent[-20:]) >= args.target_return:
+                break
+        elif args.target_return > 0 and update % args.eval_every == 0:
             eval_return = evaluate(agent, args.env_id, args.eval_episodes, seed=10_000 + update)
             if eval_return >= args.target_return:
                 break

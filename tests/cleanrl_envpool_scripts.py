@@ -102,6 +102,10 @@ def run(script: str, env_id: str, num_envs: int, num_steps: int, iterations: int
         "obs_shape": list(envs.single_observation_space.shape), "n": int(envs.single_action_space.n),
         "gym": gym.__version__, "is_gym_env": isinstance(envs.unwrapped, gym.Env),
         "obs_space": type(envs.observation_space).__module__,
+        # The spec's spaces too (TorchRL converts spec.action_space as a gym space).
+        "spec_spaces": [type(envs.unwrapped.spec.observation_space).__module__,
+                        type(envs.unwrapped.spec.action_space).__module__,
+                        type(envpool.make_spec(env_id).action_space).__module__],
     }
 
 

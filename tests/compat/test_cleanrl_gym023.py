@@ -75,6 +75,7 @@ def test_cleanrl_atari_envpool_script_runs_on_gym023(gym023_python, script):
     out = run_script(gym023_python, script, "Breakout-v5", num_envs=8, num_steps=128, iterations=3)
     assert out["gym"] == "0.23.1"
     assert out["is_gym_env"] and out["obs_space"].startswith("gym.spaces")  # gym's spaces, not gymnasium's
+    assert all(m.startswith("gym.spaces") for m in out["spec_spaces"]), out["spec_spaces"]
     assert out["steps"] == 3072 and out["obs_shape"] == [4, 84, 84] and out["n"] == 4
     # episodic_life=True: every lost life ends an episode (done); a game ends when the last life goes.
     # Random Breakout play loses a life every ~30-40 steps, a 5-life game in ~150-200.

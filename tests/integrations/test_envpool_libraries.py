@@ -10,6 +10,9 @@ rlpool's layer. Full lane only (CI): the first run installs the libraries.
   ``info["reward"]``) under its Runner, PPO (a2c_discrete) on CartPole-v1.
 - Tianshou 2.0.1 (with its ``eval`` extra, which the high-level API imports): its ``EnvPoolFactory``
   (``make_gymnasium``) under a high-level PPO experiment on CartPole-v1.
+- TorchRL 0.14.1 with gym 0.23.1: its ``MultiThreadedEnv`` (``envpool.make(..., env_type="gym")``, whose
+  ``spec.action_space`` it converts as a gym space: the legacy layer's, as EnvPool's were with that gym)
+  passes ``check_env_specs`` and feeds its ``Collector`` and ``ClipPPOLoss`` for a few PPO updates.
 """
 
 from __future__ import annotations
@@ -132,3 +135,52 @@ def test_tianshou_envpool_factory_trains():
         """,
     )
     assert "TRAINED True" in out
+
+
+def test_torchrl_multithreaded_env_trains():
+    import_torch_or_skip()
+    python = library_python("torchrl-0.14.1", ["torchrl==0.14.1", "gym==0.23.1", "treevalue==1.5.0"])
+    out = run_script(
+        python,
+        """
+        import rlpool.compat
+        rlpool.compat.install()
+        import torch
+        from tensordict.nn import TensorDictModule
+        from torchrl.collectors import Collector
+        from torchrl.envs import MultiThreadedEnv
+        from torchrl.envs.utils import check_env_specs
+        from torchrl.modules import MLP, ProbabilisticActor, ValueOperator
+        from torchrl.objectives import ClipPPOLoss
+        from torchrl.objectives.value import GAE
+
+        torch.manual_seed(0)
+        env = MultiThreadedEnv(8, "CartPole-v1", create_env_kwargs={"seed": 0})
+        check_env_specs(env)
+        logits = TensorDictModule(MLP(in_features=4, out_features=2, num_cells=[32]), in_keys=["observation"],
+                                  out_keys=["logits"])
+        actor = ProbabilisticActor(logits, in_keys=["logits"], spec=env.action_spec,
+                                   distribution_class=torch.distributions.Categorical, return_log_prob=True)
+        critic = ValueOperator(MLP(in_features=4, out_features=1, num_cells=[32]), in_keys=["observation"])
+        collector = Collector(env, actor, frames_per_batch=256, total_frames=2048)
+        advantage = GAE(gamma=0.99, lmbda=0.95, value_network=critic)
+        loss = ClipPPOLoss(actor, critic)
+        optim = torch.optim.Adam(loss.parameters(), lr=3e-4)
+        batches = 0
+        for data in collector:
+            # MultiThreadedEnv's reward and done are (num_workers,) per step; GAE wants a trailing 1.
+            for key in ("reward", "done", "terminated", "truncated"):
+                data["next", key] = data["next", key].unsqueeze(-1)
+            advantage(data)
+            out = loss(data.reshape(-1))
+            total = out["loss_objective"] + out["loss_critic"] + out["loss_entropy"]
+            optim.zero_grad()
+            total.backward()
+            optim.step()
+            batches += 1
+        collector.shutdown()
+        env.close()
+        print("TRAINED", batches)
+        """,
+    )
+    assert "TRAINED 8" in out

@@ -40,6 +40,7 @@ __all__ = [
     "EnvPool",
     "EnvPoolError",
     "GymEnvPool",
+    "GymEnvSpec",
     "UnknownTaskError",
     "list_all_envs",
     "register",
@@ -63,24 +64,33 @@ def make(task_id: str, env_type: str, **kwargs: Any) -> Any:
 
 
 def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
-    """Resolve options; ``gym_reset_return_info`` defaults to False, as it did."""
-    return resolve_spec(task_id, kwargs, return_info_default=False, allow_no_reset_info=True)
+    """Resolve options; ``gym_reset_return_info`` defaults to False, as it did.
+
+    Where gym < 0.26 is installed, the spec's ``observation_space``/``action_space`` are gym's (as
+    the gym pool's are, and as EnvPool's were with that gym); ``gymnasium_*`` stay gymnasium's.
+    """
+    spec = _resolve(task_id, kwargs)
+    return GymEnvSpec.of(spec) if _GYM is not None else spec
 
 
 def make_gym(task_id: str, **kwargs: Any) -> GymEnvPool:
     """The old gym pool: ``step`` returns ``(obs, reward, done, info)``."""
-    return GymEnvPool(make_spec(task_id, **kwargs))
+    return GymEnvPool(_resolve(task_id, kwargs))
 
 
 def make_gymnasium(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
     """The gymnasium pool of ``rlpool.compat.envpool``."""
     kwargs.setdefault("gym_reset_return_info", True)
-    return GymnasiumEnvPool(make_spec(task_id, **kwargs))
+    return GymnasiumEnvPool(_resolve(task_id, kwargs))
 
 
 def make_dm(task_id: str, **kwargs: Any) -> DMEnvPool:
     """The dm_env pool of ``rlpool.compat.envpool``."""
-    return DMEnvPool(make_spec(task_id, **kwargs))
+    return DMEnvPool(_resolve(task_id, kwargs))
+
+
+def _resolve(task_id: str, kwargs: dict[str, Any]) -> EnvSpec:
+    return resolve_spec(task_id, kwargs, return_info_default=False, allow_no_reset_info=True)
 
 
 def _old_gym() -> Any:
@@ -118,6 +128,31 @@ def gym_space(space: Any) -> Any:
     raise TypeError(f"no gym < 0.26 form of {space!r}")
 
 
+class GymEnvSpec(EnvSpec):
+    """An ``EnvSpec`` whose ``observation_space``/``action_space`` are the old gym's (gym < 0.26 installed).
+
+    Code written for EnvPool with that gym converts ``spec.action_space`` as a gym space (TorchRL's
+    ``MultiThreadedEnv`` does); the ``gymnasium_*`` spaces and everything else are the spec's.
+    """
+
+    @classmethod
+    def of(cls, spec: EnvSpec) -> GymEnvSpec:
+        """The same spec (its resolved options, layout and ``frame_stack``) with gym's spaces."""
+        legacy = cls.__new__(cls)
+        legacy.__dict__.update(vars(spec))
+        return legacy
+
+    @property
+    def observation_space(self) -> Any:
+        """The single-env observation space as gym's."""
+        return gym_space(self.gymnasium_observation_space)
+
+    @property
+    def action_space(self) -> Any:
+        """The single-env action space as gym's."""
+        return gym_space(self.gymnasium_action_space)
+
+
 class GymEnvPool(GymnasiumEnvPool, *((_GYM.Env,) if _GYM is not None else ())):  # type: ignore[misc]
     """EnvPool's gym pool as it was with gym < 0.26: 4-tuple ``step``, ``reset()`` without info by default.
 
@@ -129,6 +164,7 @@ class GymEnvPool(GymnasiumEnvPool, *((_GYM.Env,) if _GYM is not None else ())): 
             raise ValueError("the old gym API has no final-observation entries; use autoreset_mode='NextStep'")
         super().__init__(spec)
         if _GYM is not None:
+            self.spec = GymEnvSpec.of(spec)
             self.single_observation_space = gym_space(self.single_observation_space)
             self.single_action_space = gym_space(self.single_action_space)
             self.observation_space = self.single_observation_space

@@ -185,7 +185,7 @@ class EnvSpec:
             low, high = (0.0, n - 1.0) if np.issubdtype(dtype, np.floating) else (0, n - 1)
             action = ArraySpec(dtype, [-1], low, high)
         else:
-            space = self.action_space
+            space = self.gymnasium_action_space
             action = ArraySpec(a.dtype, [-1, *a.shape], _scalar_if_uniform(space.low), _scalar_if_uniform(space.high))
         return {"env_id": ArraySpec(np.int32, [], *i32), "players.env_id": ArraySpec(np.int32, [-1], *i32),
                 self.action_key: action}
@@ -211,7 +211,7 @@ class EnvSpec:
         }
         if self.players:
             return self._player_state(state)
-        space = self.observation_space
+        space = self.gymnasium_observation_space
         arrays = self.rlpool_spec.arrays
         from gymnasium import spaces
 
@@ -284,6 +284,16 @@ class EnvSpec:
 
     @property
     def observation_space(self) -> Any:
+        """Single-env observation space: ``gymnasium_observation_space`` (the legacy layer's spec: gym's)."""
+        return self.gymnasium_observation_space
+
+    @property
+    def action_space(self) -> Any:
+        """Single-env action space: ``gymnasium_action_space`` (the legacy layer's spec: gym's)."""
+        return self.gymnasium_action_space
+
+    @property
+    def gymnasium_observation_space(self) -> Any:
         """Single-env gymnasium observation space (``frame_stack`` frames of each state, newest last)."""
         space = self.unstacked_observation_space
         if self.frame_stack == 1:
@@ -317,20 +327,10 @@ class EnvSpec:
         ))
 
     @property
-    def action_space(self) -> Any:
+    def gymnasium_action_space(self) -> Any:
         """Single-env gymnasium action space (one player's, for a multi-player task)."""
         space = self.rlpool_spec.action_space
         return one_player_space(space) if self.players else space
-
-    @property
-    def gymnasium_observation_space(self) -> Any:
-        """Same as ``observation_space`` (EnvPool keeps both names)."""
-        return self.observation_space
-
-    @property
-    def gymnasium_action_space(self) -> Any:
-        """Same as ``action_space`` (EnvPool keeps both names)."""
-        return self.action_space
 
     def observation_spec(self) -> Any:
         """dm_env specs of the ``State`` namedtuple: ``env_id``, ``players``, observation and info entries.
