@@ -2,6 +2,8 @@
 
 - The default ``pytest`` compares every family with its reference on a sample (about 12 minutes on 2 cores);
   ``RLPOOL_FULL_REFERENCE=1`` (``FULL``; CI sets it) runs every comparison docs/correctness.md states in full.
+- ``RLPOOL_LEARNING=1`` (``LEARNING``) runs the checks that agents learn (tests/integrations/test_learning.py,
+  minutes of training); CI runs them in a step of their own after the full lane.
 - A test that needs a system library (a Debian package beyond the test extra) calls ``require(<lib>_missing())``:
   on a machine without it the test is skipped with a reason that names the package to install; in CI
   (``CI=true``), which installs them all (``.ci/run``), a missing library fails the test instead, so that CI
@@ -27,6 +29,7 @@ IMPORT_PATHS = (str(TESTS), str(TESTS / "references"))
 
 CI = os.environ.get("CI") == "true"
 FULL = os.environ.get("RLPOOL_FULL_REFERENCE") == "1"
+LEARNING = os.environ.get("RLPOOL_LEARNING") == "1"
 
 
 def require(missing: str | None) -> None:

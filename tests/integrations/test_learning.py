@@ -4,7 +4,8 @@ Each check trains the examples' agents (examples/ppo_cartpole.py, examples/conti
 cores and passes when 2 of 3 seeds reach the bar within the step budget (a seed stops once it is there);
 the bars are the returns these tasks are solved at in CleanRL's and rl-zoo's published runs. The
 continuous-control policies are trained on rlpool and must reach the bar both on fresh rlpool episodes and
-on gymnasium's own env. Full lane (CI): minutes, not seconds. The self-play check
+on gymnasium's own env. Minutes, not seconds: they run with ``RLPOOL_LEARNING=1``, which CI sets in a step of
+its own (.ci/run). The self-play check
 (tests/integrations/test_selfplay_example.py) runs in the default lane.
 """
 
@@ -14,9 +15,9 @@ import sys
 from collections.abc import Callable
 
 import pytest
-from lane import FULL, REPO, import_torch_or_skip
+from lane import LEARNING, REPO, import_torch_or_skip
 
-pytestmark = pytest.mark.skipif(not FULL, reason="full lane (RLPOOL_FULL_REFERENCE=1, as in CI): trains agents")
+pytestmark = pytest.mark.skipif(not LEARNING, reason="learning checks: RLPOOL_LEARNING=1 (CI runs them on their own)")
 
 SEEDS = (1, 2, 3)
 
