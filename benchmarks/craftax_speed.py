@@ -1,4 +1,4 @@
-"""Craftax: rlpool beside craftax's own jitted ``vmap`` step and EnvPool 1.2.7, one run, rounds in turns.
+"""Craftax (Classic and full): rlpool beside craftax's own jitted ``vmap`` step and EnvPool 1.2.7, rounds in turns.
 
 Each peer runs ``--num-envs`` envs of a task with uniformly random actions, restarting finished episodes, for
 ``--seconds`` per round on the same cores; the table gives the best round's env steps per second and rlpool's
@@ -28,7 +28,9 @@ import numpy as np
 from timing import best_child_rates, jitted_rate
 
 TASKS = {"Craftax-Classic-Symbolic-v1": "Craftax-Classic-Symbolic-AutoReset-v1",
-         "Craftax-Classic-Pixels-v1": "Craftax-Classic-Pixels-AutoReset-v1"}
+         "Craftax-Classic-Pixels-v1": "Craftax-Classic-Pixels-AutoReset-v1",
+         "Craftax-Symbolic-v1": "Craftax-Symbolic-AutoReset-v1",
+         "Craftax-Pixels-v1": "Craftax-Pixels-AutoReset-v1"}
 """rlpool's and EnvPool's id -> craftax's name of the env that restarts finished episodes itself."""
 
 
@@ -37,7 +39,7 @@ def pool_rate(make, task: str, num_envs: int, threads: int, seconds: float) -> f
     env = make(task, num_envs=num_envs, num_threads=threads, seed=0)
     rng = np.random.default_rng(0)
     env.reset()
-    actions = rng.integers(0, 17, size=(64, num_envs)).astype(np.int32)
+    actions = rng.integers(0, env.single_action_space.n, size=(64, num_envs)).astype(np.int32)
     steps = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -61,7 +63,7 @@ def craftax_rate(name: str, num_envs: int, seconds: float) -> float:
     @jax.jit
     def play(states, key):
         key, k_act, k_step = jax.random.split(key, 3)
-        actions = jax.random.randint(k_act, (num_envs,), 0, 17)
+        actions = jax.random.randint(k_act, (num_envs,), 0, env.num_actions)
         _, states, _, _, _ = jax.vmap(env.step, in_axes=(0, 0, 0, None))(
             jax.random.split(k_step, num_envs), states, actions, params
         )

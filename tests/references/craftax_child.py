@@ -3,10 +3,13 @@
 Run by ``craftax_reference.py`` with the reference virtualenv's Python (which has no rlpool); it answers one
 JSON line per request line on stdin/stdout, and writes arrays to the ``.npz`` file a request names. Requests:
 
-- ``make``: a craftax env by name (``Craftax-Classic-Symbolic-v1``, ``Craftax-Classic-Pixels-v1``) and
-  EnvParams overrides (EnvPool's option names are craftax's field names). ``reset_env`` and ``step_env`` are
-  jitted once and always called with the params passed (traced), as EnvPool and PureJaxRL call them: a
-  traced ``day_length`` makes the light level a true division (a baked-in one would be a reciprocal multiply).
+- ``make``: a craftax env by name (``Craftax-Classic-Symbolic-v1``, ``Craftax-Classic-Pixels-v1``,
+  ``Craftax-Symbolic-v1``, ``Craftax-Pixels-v1``) and EnvParams overrides (EnvPool's option names are craftax's
+  field names). The answer names the env's info keys: ``Achievements/<name>`` in craftax's Achievement order
+  (22 Classic, 67 full); the score is Classic's only (0 in the rollouts of full Craftax, which has none).
+  ``reset_env`` and ``step_env`` are jitted once and always called with the params passed (traced), as EnvPool
+  and PureJaxRL call them: a traced ``day_length`` makes the light level a true division (a baked-in one would
+  be a reciprocal multiply).
 - ``rollout``: one env's episodes keyed as EnvPool 1.2.7 keys env i of a pool seeded with s (and rlpool
   with it): the first reset is ``reset_env(PRNGKey(s + i))`` and that key is the env's key; each step does
   ``key, k = split(key)`` and ``step_env(k)``; a reset after an ended episode does ``key, k = split(key)``
@@ -42,32 +45,58 @@ if _CACHE:  # compiled reset/step kept on disk: a second run loads them
     jax.config.update("jax_compilation_cache_dir", _CACHE)
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.5)
 
+from craftax.craftax.constants import Achievement as FullAchievement  # noqa: E402
 from craftax.craftax_classic.constants import Achievement  # noqa: E402
 from craftax.craftax_env import make_craftax_env_from_name  # noqa: E402
 
-ACHIEVEMENTS = [f"Achievements/{a.name.lower()}" for a in Achievement]
+
+def achievement_keys(name: str) -> list[str]:
+    """The env's info keys of its achievements, in craftax's Achievement order (by value)."""
+    enum = Achievement if name.startswith("Craftax-Classic-") else FullAchievement
+    return [f"Achievements/{a.name.lower()}" for a in sorted(enum, key=lambda a: a.value)]
 
 
-class Game:
-    """One craftax env (by name) with its params, jitted."""
+class Programs:
+    """One craftax env (by name) and its jitted programs, shared by the Games of that name: the params are
+    arguments (traced), so other params need no other compile."""
 
-    def __init__(self, name: str, params: dict[str, Any]) -> None:
+    def __init__(self, name: str) -> None:
+        self.name = name
         self.env = make_craftax_env_from_name(name, auto_reset=False)
-        self.params = self.env.default_params.replace(**params)
         self.reset = jax.jit(self.env.reset_env)
         self.step = jax.jit(self.env.step_env)
+        self.get_obs = jax.jit(self.env.get_obs)
         self._wrapped: Any = None
-        self.name = name
-        obs, state = self.reset(jax.random.PRNGKey(0), self.params)
-        self.obs_shape = tuple(obs.shape)
-        self.treedef = jax.tree_util.tree_structure(state)
-        self.templates = [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(state)]
 
     def wrapped_step(self) -> Any:
         """craftax's own EnvironmentAutoReset.step, jitted (made on first use)."""
         if self._wrapped is None:
             self._wrapped = jax.jit(make_craftax_env_from_name(self.name, auto_reset=True).step)
         return self._wrapped
+
+
+_PROGRAMS: dict[str, Programs] = {}
+
+
+class Game:
+    """One craftax env (by name) with its params, jitted."""
+
+    def __init__(self, name: str, params: dict[str, Any]) -> None:
+        if name not in _PROGRAMS:
+            _PROGRAMS[name] = Programs(name)
+        programs = _PROGRAMS[name]
+        self.env = programs.env
+        self.params = self.env.default_params.replace(**params)
+        self.reset = programs.reset
+        self.step = programs.step
+        self.get_obs = programs.get_obs
+        self.wrapped_step = programs.wrapped_step
+        self.name = name
+        self.achievements = achievement_keys(name)
+        obs, state = self.reset(jax.random.PRNGKey(0), self.params)
+        self.obs_shape = tuple(obs.shape)
+        self.treedef = jax.tree_util.tree_structure(state)
+        self.templates = [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(state)]
 
     def to_bytes(self, state: Any, key: Any) -> bytes:
         leaves = jax.tree_util.tree_leaves(state)
@@ -84,8 +113,8 @@ class Game:
         return jax.tree_util.tree_unflatten(self.treedef, leaves), key
 
 
-def _info_row(info: dict[str, Any]) -> tuple[np.ndarray, np.float32, np.float32]:
-    return (np.array([np.float32(info[k]) for k in ACHIEVEMENTS], np.float32), np.float32(info["score"]),
+def _info_row(game: Game, info: dict[str, Any]) -> tuple[np.ndarray, np.float32, np.float32]:
+    return (np.array([np.float32(info[k]) for k in game.achievements], np.float32), np.float32(info.get("score", 0.0)),
             np.float32(info["discount"]))
 
 
@@ -98,7 +127,7 @@ def rollout(game: Game, seed: int, actions: list[int], out: str, *, auto_keys: b
         obs, state = game.reset(key, p)
     else:
         state, key = game.from_bytes(bytes.fromhex(start))
-        obs = jax.jit(game.env.get_obs)(state)
+        obs = game.get_obs(state)
     n = len(actions)
     obs_all = np.zeros((n + 1, *game.obs_shape), np.float32)
     final_obs = np.zeros((n, *game.obs_shape), np.float32)
@@ -107,7 +136,7 @@ def rollout(game: Game, seed: int, actions: list[int], out: str, *, auto_keys: b
     terminated = np.zeros(n, bool)
     truncated = np.zeros(n, bool)
     was_reset = np.zeros(n, bool)
-    ach = np.zeros((n, len(ACHIEVEMENTS)), np.float32)
+    ach = np.zeros((n, len(game.achievements)), np.float32)
     score = np.zeros(n, np.float32)
     discount = np.ones(n, np.float32)
     final_ach = np.zeros_like(ach)
@@ -133,7 +162,7 @@ def rollout(game: Game, seed: int, actions: list[int], out: str, *, auto_keys: b
                 elapsed += 1
                 assert elapsed < max_episode_steps or bool(d), "craftax's EnvironmentAutoReset does not truncate"
                 reward[t], terminated[t] = np.float32(r), bool(d)
-                ach[t], score[t], discount[t] = _info_row(info)
+                ach[t], score[t], discount[t] = _info_row(game, info)
                 if terminated[t]:
                     # The wrapper hands back the reset state; the ended step's obs is not kept by it.
                     final_ach[t], final_score[t], final_discount[t] = ach[t], score[t], discount[t]
@@ -145,7 +174,7 @@ def rollout(game: Game, seed: int, actions: list[int], out: str, *, auto_keys: b
                 elapsed += 1
                 reward[t], terminated[t] = np.float32(r), bool(d)
                 truncated[t] = elapsed >= max_episode_steps
-                ach[t], score[t], discount[t] = _info_row(info)
+                ach[t], score[t], discount[t] = _info_row(game, info)
                 if terminated[t] or truncated[t]:
                     if same_step:
                         final_obs[t] = np.asarray(obs)
@@ -183,7 +212,7 @@ def main() -> None:
                 game = games[tag]
                 defaults = {k: (v.item() if hasattr(v, "item") else v) for k, v in vars(game.params).items()
                             if k != "fractal_noise_angles"}
-                answer: Any = {"game": tag, "obs_shape": list(game.obs_shape), "achievements": ACHIEVEMENTS,
+                answer: Any = {"game": tag, "obs_shape": list(game.obs_shape), "achievements": game.achievements,
                                "params": defaults, "state_bytes": sum(t.nbytes for t in game.templates) + 8}
             elif op == "rollout":
                 game = games[request.pop("game")]

@@ -1,4 +1,4 @@
-"""craftax 1.6.1 as the reference of rlpool's Craftax-Classic tasks, run in a virtualenv of its own.
+"""craftax 1.6.1 as the reference of rlpool's Craftax tasks (Classic and full), run in a virtualenv of its own.
 
 craftax pins nothing but needs jax, flax (and through it optax, orbax, tensorstore), matplotlib and imageio:
 too much for the test extra. The reference runs in a child Python of a cached virtualenv
@@ -12,9 +12,10 @@ programs are kept on disk under rlpool's cache, so only the first run pays for X
 ``lockstep`` runs a pool and craftax from the same keys (EnvPool 1.2.7's scheme: env i of a pool seeded with
 s resets with ``PRNGKey(s + i)``) with the same random actions and compares every step: observations bit
 for bit, reward, terminated/truncated, the info's achievements (craftax's ``Achievements/<name>``), ``score``
-and ``discount``, SameStep's final rows and the whole state (``get_state`` equals craftax's state leaves
-and key). ``synced`` puts craftax's state into the env before every step (``set_state``) and compares one
-step, which names the first step whose game logic differs.
+(Classic only: full Craftax's info has none) and ``discount``, SameStep's final rows and the whole state
+(``get_state`` equals craftax's state leaves and key). ``synced`` puts craftax's state into the env before
+every step (``set_state``) and compares one step, which names the first step whose game logic differs.
+A saved state's game (Classic or full) is told by its size; ``LEAVES`` and ``FULL_LEAVES`` name the leaves.
 """
 
 from __future__ import annotations
@@ -39,10 +40,17 @@ VERSION = "1.6.1"
 JAX = "0.10.2"
 CHILD = Path(__file__).resolve().parent / "craftax_child.py"
 ACTIONS = 17
+FULL_ACTIONS = 43
+
 
 def _mobs(kind: str, n: int) -> list[tuple[str, str, tuple[int, ...]]]:
     return [(f"{kind}.position", "<i4", (n, 2)), (f"{kind}.health", "<i4", (n,)), (f"{kind}.mask", "?", (n,)),
             (f"{kind}.attack_cooldown", "<i4", (n,))]
+
+
+def _full_mobs(kind: str, n: int) -> list[tuple[str, str, tuple[int, ...]]]:
+    return [(f"{kind}.position", "<i4", (9, n, 2)), (f"{kind}.health", "<f4", (9, n)), (f"{kind}.mask", "?", (9, n)),
+            (f"{kind}.attack_cooldown", "<i4", (9, n)), (f"{kind}.type_id", "<i4", (9, n))]
 
 
 INVENTORY = ("wood", "stone", "coal", "iron", "diamond", "sapling", "wood_pickaxe", "stone_pickaxe", "iron_pickaxe",
@@ -59,25 +67,62 @@ LEAVES: list[tuple[str, str, tuple[int, ...]]] = [
     ("achievements", "?", (22,)), ("state_rng", "<u4", (2,)), ("timestep", "<i4", ()),
 ]
 """craftax 1.6.1's Classic EnvState leaves (jax.tree_util.tree_leaves order): name, dtype, shape."""
-OFFSETS = {}
-_pos = 0
-for _name, _dtype, _shape in LEAVES:
-    OFFSETS[_name] = (_pos, np.dtype(_dtype), _shape)
-    _pos += np.dtype(_dtype).itemsize * int(np.prod(_shape, dtype=np.int64))
-GAME_STATE_BYTES = _pos
-"""The leaves in bytes (20952); rlpool's saved state adds the env's key (two uint32)."""
+FULL_INVENTORY = ("wood", "stone", "coal", "iron", "diamond", "sapling", "pickaxe", "sword", "bow", "arrows")
+FULL_LEAVES: list[tuple[str, str, tuple[int, ...]]] = [
+    ("map", "<i4", (9, 48, 48)), ("item_map", "<i4", (9, 48, 48)), ("mob_map", "?", (9, 48, 48)),
+    ("light_map", "<f4", (9, 48, 48)), ("down_ladders", "<i4", (9, 2)), ("up_ladders", "<i4", (9, 2)),
+    ("chests_opened", "?", (9,)), ("monsters_killed", "<i4", (9,)), ("player_position", "<i4", (2,)),
+    ("player_level", "<i4", ()), ("player_direction", "<i4", ()), ("player_health", "<f4", ()),
+    ("player_food", "<i4", ()), ("player_drink", "<i4", ()), ("player_energy", "<i4", ()),
+    ("player_mana", "<i4", ()), ("is_sleeping", "?", ()), ("is_resting", "?", ()),
+    ("player_recover", "<f4", ()), ("player_hunger", "<f4", ()), ("player_thirst", "<f4", ()),
+    ("player_fatigue", "<f4", ()), ("player_recover_mana", "<f4", ()), ("player_xp", "<i4", ()),
+    ("player_dexterity", "<i4", ()), ("player_strength", "<i4", ()), ("player_intelligence", "<i4", ()),
+    *[(f"inventory.{k}", "<i4", ()) for k in FULL_INVENTORY], ("inventory.armour", "<i4", (4,)),
+    ("inventory.torches", "<i4", ()), ("inventory.ruby", "<i4", ()), ("inventory.sapphire", "<i4", ()),
+    ("inventory.potions", "<i4", (6,)), ("inventory.books", "<i4", ()),
+    *_full_mobs("melee_mobs", 3), *_full_mobs("passive_mobs", 3), *_full_mobs("ranged_mobs", 2),
+    *_full_mobs("mob_projectiles", 3), ("mob_projectile_directions", "<i4", (9, 3, 2)),
+    *_full_mobs("player_projectiles", 3), ("player_projectile_directions", "<i4", (9, 3, 2)),
+    ("growing_plants_positions", "<i4", (10, 2)), ("growing_plants_age", "<i4", (10,)),
+    ("growing_plants_mask", "?", (10,)), ("potion_mapping", "<i4", (6,)), ("learned_spells", "?", (2,)),
+    ("sword_enchantment", "<i4", ()), ("bow_enchantment", "<i4", ()), ("armour_enchantments", "<i4", (4,)),
+    ("boss_progress", "<i4", ()), ("boss_timesteps_to_spawn_this_round", "<i4", ()), ("light_level", "<f4", ()),
+    ("achievements", "?", (67,)), ("state_rng", "<u4", (2,)), ("timestep", "<i4", ()),
+]
+"""craftax 1.6.1's full Craftax EnvState leaves (jax.tree_util.tree_leaves order): name, dtype, shape."""
+
+
+def _offsets(leaves: list[tuple[str, str, tuple[int, ...]]]) -> tuple[dict[str, tuple[int, np.dtype, tuple]], int]:
+    offsets, pos = {}, 0
+    for name, dtype, shape in leaves:
+        offsets[name] = (pos, np.dtype(dtype), shape)
+        pos += np.dtype(dtype).itemsize * int(np.prod(shape, dtype=np.int64))
+    return offsets, pos
+
+
+OFFSETS, GAME_STATE_BYTES = _offsets(LEAVES)
+"""Classic: each leaf's (byte offset, dtype, shape); the leaves in bytes (20952). rlpool's saved state adds the
+env's key (two uint32)."""
+FULL_OFFSETS, FULL_STATE_BYTES = _offsets(FULL_LEAVES)
+"""Full Craftax: the same (273276 bytes of leaves)."""
+
+
+def _layout(state: bytes) -> tuple[dict[str, tuple[int, np.dtype, tuple]], int]:
+    """The leaf offsets and leaf bytes of a saved state's game, told by its size (with or without the key)."""
+    return (FULL_OFFSETS, FULL_STATE_BYTES) if len(state) >= FULL_STATE_BYTES else (OFFSETS, GAME_STATE_BYTES)
 
 
 def get_leaf(state: bytes, name: str) -> np.ndarray:
-    """One leaf of a saved state, as a numpy array."""
-    pos, dtype, shape = OFFSETS[name]
+    """One leaf of a saved state (Classic or full), as a numpy array."""
+    pos, dtype, shape = _layout(state)[0][name]
     count = int(np.prod(shape, dtype=np.int64))
     return np.frombuffer(state, dtype, count, pos).reshape(shape).copy()
 
 
 def with_leaf(state: bytes, name: str, value: Any) -> bytes:
     """A saved state with one leaf replaced (cast to the leaf's dtype and shape)."""
-    pos, dtype, shape = OFFSETS[name]
+    pos, dtype, shape = _layout(state)[0][name]
     data = np.broadcast_to(np.asarray(value).astype(dtype), shape).tobytes()
     return state[:pos] + data + state[pos + len(data):]
 
@@ -205,20 +250,22 @@ def state_diff(got: bytes, want: bytes) -> str:
     if not len(bad):
         return "equal"
     names = []
-    for name, (pos, dtype, shape) in OFFSETS.items():
+    offsets, game_bytes = _layout(got)
+    for name, (pos, dtype, shape) in offsets.items():
         size = dtype.itemsize * int(np.prod(shape, dtype=np.int64))
         if np.any((bad >= pos) & (bad < pos + size)):
             names.append(f"{name} {get_leaf(got, name).tolist()} vs {get_leaf(want, name).tolist()}"
                          if size <= 64 else name)
-    if bad[-1] >= GAME_STATE_BYTES:
+    if bad[-1] >= game_bytes:
         names.append("the env's key")
     return f"{len(bad)} bytes differ: " + "; ".join(names)
 
 
 def _compare_info(where: str, label: str, info: dict[str, Any], i: int, achievements: np.ndarray, score: Any,
                   discount: Any, names: list[str]) -> None:
-    """Row ``i`` of an info dict against craftax's: the achievements (``achievements``, 22 float32 in craftax's
-    Achievement order, or one ``Achievements/<name>`` entry each, as EnvPool has them), score and discount."""
+    """Row ``i`` of an info dict against craftax's: the achievements (``achievements``, float32 in craftax's
+    Achievement order, or one ``Achievements/<name>`` entry each, as EnvPool has them), score (Classic's 22
+    achievements; full Craftax's info has no score) and discount."""
     if "achievements" in info:
         got = np.asarray(info["achievements"][i], np.float32)
         if not _same_bits(got, np.asarray(achievements, np.float32)):
@@ -227,7 +274,10 @@ def _compare_info(where: str, label: str, info: dict[str, Any], i: int, achievem
         for a, name in enumerate(names):
             if np.float32(info[name][i]).tobytes() != np.float32(achievements[a]).tobytes():
                 raise Mismatch(f"{where}: {label}[{name!r}] {info[name][i]!r} vs craftax {achievements[a]!r}")
-    for key, value in (("score", score), ("discount", discount)):
+    scored = len(names) == 22
+    if not scored and "score" in info:
+        raise Mismatch(f"{where}: {label} has a 'score' entry, which full Craftax's info has not")
+    for key, value in (("score", score), ("discount", discount))[0 if scored else 1:]:
         if np.float32(info[key][i]).tobytes() != np.float32(value).tobytes():
             raise Mismatch(f"{where}: {label}[{key!r}] {info[key][i]!r} vs craftax {value!r}")
 
@@ -266,16 +316,17 @@ class Stats:
 
 def _light_within(got: bytes, want: bytes, atol: float) -> bool:
     """The two states differ in light_level alone, by at most ``atol``."""
-    pos, _, _ = OFFSETS["light_level"]
+    pos, _, _ = _layout(got)[0]["light_level"]
     if got[:pos] != want[:pos] or got[pos + 4:] != want[pos + 4:]:
         return False
     a, b = (float(np.frombuffer(x, np.float32, 1, pos)[0]) for x in (got, want))
     return abs(a - b) <= atol
 
 
-def random_actions(seed: int, steps: int, num_envs: int) -> np.ndarray:
-    """Uniform random actions, (steps, num_envs) int64, from numpy's generator seeded with ``seed``."""
-    return np.random.default_rng(seed).integers(0, ACTIONS, size=(steps, num_envs)).astype(np.int64)
+def random_actions(seed: int, steps: int, num_envs: int, num_actions: int = ACTIONS) -> np.ndarray:
+    """Uniform random actions in 0..num_actions-1 (Classic's 17 by default), (steps, num_envs) int64, from numpy's
+    generator seeded with ``seed``."""
+    return np.random.default_rng(seed).integers(0, num_actions, size=(steps, num_envs)).astype(np.int64)
 
 
 def lockstep(task_id: str, ref: Reference, *, seed: int, num_envs: int, steps: int, actions: np.ndarray | None = None,
@@ -298,7 +349,7 @@ def lockstep(task_id: str, ref: Reference, *, seed: int, num_envs: int, steps: i
     auto_keys = "-AutoReset-" in task_id
     limit = int(options.get("max_episode_steps") or rlpool.make_spec(task_id).max_episode_steps or 10000)
     if actions is None:
-        actions = random_actions(seed, steps, num_envs)
+        actions = random_actions(seed, steps, num_envs, int(env.single_action_space.n))
     obs, _ = env.reset()
     if start is not None:
         for i, blob in enumerate(start):
@@ -361,5 +412,5 @@ def synced(task_id: str, run: Rollout, actions: np.ndarray, names: list[str], *,
     return compared
 
 
-__all__ = ["LEAVES", "Mismatch", "Reference", "Rollout", "get_leaf", "lockstep", "random_actions", "reference_python",
-           "synced", "with_leaf"]
+__all__ = ["FULL_LEAVES", "LEAVES", "Mismatch", "Reference", "Rollout", "get_leaf", "lockstep", "random_actions",
+           "reference_python", "synced", "with_leaf"]
