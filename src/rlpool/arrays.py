@@ -9,6 +9,8 @@ those, never the dict.
 
 from __future__ import annotations
 
+import keyword
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, cast
@@ -44,6 +46,17 @@ def nest(items: Iterable[tuple[str, T]]) -> dict[str, T | dict[str, T]]:
         else:
             out[name] = value
     return out
+
+
+def field_name(name: str) -> str:
+    """An entry's name as a namedtuple field: characters other than letters, digits and ``_`` as ``_``.
+
+    ``"Achievements/collect_wood"`` -> ``"Achievements_collect_wood"``; a name that is still no plain
+    identifier (a keyword, a leading digit or ``_``) gets ``f_`` in front.
+    """
+    field = re.sub(r"\W", "_", name)
+    plain = field.isidentifier() and not keyword.iskeyword(field) and not field.startswith("_")
+    return field if plain else f"f_{field}"
 
 
 def map_nested(tree: dict[str, Any], leaf: Callable[[Any], U]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import numpy as np
 from rlpool.api.dm_steps import StepTypes
 from rlpool.api.pool_owner import PoolOwner
 from rlpool.api.spaces import action_space
-from rlpool.arrays import Arrays, ArraySpec
+from rlpool.arrays import Arrays, ArraySpec, field_name
 from rlpool.extras import install_hint
 from rlpool.spec import EnvSpec
 
@@ -30,7 +30,8 @@ class DmEnv(PoolOwner, dm_env.Environment):
     ``observation`` is a namedtuple of the observation entries plus the info
     entries (``env_id``, ``elapsed_step``, ...), as EnvPool's dm API does; a dict
     observation's nested dict (entries named ``"outer.inner"``) is one field, an
-    ``OrderedDict`` of its entries.
+    ``OrderedDict`` of its entries. A name that is no Python identifier is a field with its other
+    characters as ``_`` (``Achievements/collect_wood`` -> ``Achievements_collect_wood``).
     """
 
     def __init__(self, spec: EnvSpec) -> None:
@@ -41,7 +42,7 @@ class DmEnv(PoolOwner, dm_env.Environment):
         self._nested = arrays.nested_obs
         self._obs_names = list(arrays.obs_tree) if arrays.obs_kind == "dict" else list(arrays.obs_names)
         self._fields = self._obs_names + ["env_id", "elapsed_step", *arrays.info_names]
-        self._Observation = namedtuple("Observation", self._fields)  # type: ignore[misc]
+        self._Observation = namedtuple("Observation", [field_name(k) for k in self._fields])  # type: ignore[misc]
 
     def reset(self, env_id: Any = None) -> dm_env.TimeStep:
         """Reset all envs (or ``env_id``); every row is FIRST."""
@@ -83,7 +84,7 @@ class DmEnv(PoolOwner, dm_env.Environment):
         entries["elapsed_step"] = specs.Array((), np.int32, name="elapsed_step")
         for a in arrays.shown_info:
             entries[a.name] = dm_spec(a)
-        return self._Observation(**entries)
+        return self._Observation(*(entries[k] for k in self._fields))
 
     def action_spec(self) -> specs.Array:
         """Per-env action spec: int64 DiscreteArray, or a BoundedArray of the task's dtype."""
@@ -116,7 +117,7 @@ class DmEnv(PoolOwner, dm_env.Environment):
             values = {self._obs_names[0]: obs}
         for name in self._fields[len(self._obs_names):]:
             values[name] = info[name]
-        return self._Observation(**values)
+        return self._Observation(*(values[k] for k in self._fields))
 
     def _timestep(self, result: tuple) -> dm_env.TimeStep:
         obs, reward, terminated, truncated, info = result

@@ -261,3 +261,17 @@ def test_envpool_layer_ids_config_and_facts() -> None:
     assert plain.config["autoreset_mode"] == "NextStep" and plain.config["auto_reset"] is False
     with pytest.raises(envpool.EnvPoolError, match="god_mode"):
         envpool.make_gymnasium("Craftax-Classic-Symbolic-v1", god_mode=True)
+
+
+def test_dm_face_names_the_achievement_entries_as_fields():
+    """craftax's info keys (``Achievements/<name>``) are no identifiers: the dm observation has them with ``_``."""
+    pytest.importorskip("dm_env")
+    env = rlpool.make_dm("Craftax-Classic-Symbolic-v1", num_envs=2, seed=0)
+    try:
+        first = env.reset()
+        assert first.observation.Achievements_collect_wood.shape == (2,)
+        assert env.observation_spec().Achievements_collect_wood.shape == ()
+        step = env.step(np.zeros(2, dtype=np.int64))
+        assert step.observation.obs.shape == (2, 1345)
+    finally:
+        env.close()

@@ -8,8 +8,6 @@ A family's ``FamilyLayout`` says where its tasks look otherwise through EnvPool.
 
 from __future__ import annotations
 
-import keyword
-import re
 from collections import namedtuple
 from collections.abc import Sequence
 from functools import cache
@@ -17,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from rlpool.arrays import field_name
 from rlpool.compat.envpool.layouts import DEFAULT_LAYOUT, FamilyLayout
 from rlpool.compat.envpool.players import one_player_space
 from rlpool.spec import EnvSpec as RlpoolEnvSpec
@@ -74,16 +73,9 @@ def _limits(dtype: Any) -> tuple[Any, Any]:
     return float(np.finfo(dtype).tiny), float(np.finfo(dtype).max)
 
 
-def _field(name: str) -> str:
-    """``name`` as a namedtuple field: other characters than letters, digits and ``_`` as ``_`` ("bottom burner")."""
-    field = re.sub(r"\W", "_", name)
-    plain = field.isidentifier() and not keyword.iskeyword(field) and not field.startswith("_")
-    return field if plain else f"f_{field}"
-
-
 def _nested_tuple(name: str, entries: dict[str, Any]) -> Any:
     """A nested dict's entries as EnvPool's dm face nests them: a namedtuple ``name`` of them, in order."""
-    return _namedtuple(_field(name), tuple(_field(k) for k in entries))(*entries.values())
+    return _namedtuple(field_name(name), tuple(field_name(k) for k in entries))(*entries.values())
 
 
 def _dm_spec(name: str, a: ArraySpec) -> Any:
