@@ -31,11 +31,6 @@ namespace rlpool::craftax::classic {
 
 namespace {
 
-// DIRECTIONS[i] as JAX reads it (i clamped into the table).
-const std::array<std::int32_t, 2>& direction(std::int32_t i) {
-  return kDirections[static_cast<std::size_t>(read_index(i, static_cast<int>(kDirections.size())))];
-}
-
 // get_player_attack_damage(state).
 std::int32_t player_attack_damage(const State& s) {
   return std::max({1, 2 * s.inventory.wood_sword, 3 * s.inventory.stone_sword, 5 * s.inventory.iron_sword});

@@ -3,30 +3,18 @@
 // is_position_in_bounds_not_in_wall_not_in_mob_not_in_lava, get_distance_map),
 // and JAX's indexing of the map at positions that may be off it.
 //
-// JAX indexing (measured on jax 0.10.2): a read x[i] of a traced index takes
-// i + n for a negative i, then clamps into [0, n); a write x.at[i].set(v)
-// takes i + n for a negative i and drops the write if that is still off the
-// array. Craftax reads and writes map/mob_map at positions one step off the
-// map (a mob at the border): at_read / at_write do what JAX does there.
+// Craftax reads and writes map/mob_map at positions one step off the map (a
+// mob at the border): map_at / mob_at and set_map / set_mob do what JAX does
+// there (common_rules.h).
 #pragma once
 
 #include <cstdint>
 #include <cstdlib>
 
 #include "envs/craftax/classic_state.h"
+#include "envs/craftax/common_rules.h"
 
 namespace rlpool::craftax::classic {
-
-// JAX's read index for an array axis of n: wrap a negative once, then clamp.
-constexpr int read_index(std::int32_t i, int n) {
-  const std::int64_t j = i < 0 ? static_cast<std::int64_t>(i) + n : i;
-  return static_cast<int>(j < 0 ? 0 : (j >= n ? n - 1 : j));
-}
-// JAX's write index: wrap a negative once; -1 where the write is dropped.
-constexpr int write_index(std::int32_t i, int n) {
-  const std::int64_t j = i < 0 ? static_cast<std::int64_t>(i) + n : i;
-  return j < 0 || j >= n ? -1 : static_cast<int>(j);
-}
 
 // state.map[p[0], p[1]] and state.mob_map[p[0], p[1]] as JAX reads them.
 inline std::int32_t map_at(const State& s, std::int32_t x, std::int32_t y) {

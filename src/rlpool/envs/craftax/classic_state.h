@@ -101,18 +101,6 @@ enum Achievement : int {
 // "Achievements/<name>").
 extern const std::array<std::string_view, kNumAchievements> kAchievementNames;
 
-// DIRECTIONS: (16, 2) int32; rows 0..4 are (0,0), (0,-1), (0,1), (-1,0), (1,0),
-// the rest (0,0). Row a is the move of action a (LEFT..DOWN).
-constexpr std::array<std::array<std::int32_t, 2>, 16> kDirections = {{
-    {0, 0}, {0, -1}, {0, 1}, {-1, 0}, {1, 0}, {0, 0}, {0, 0}, {0, 0},
-    {0, 0}, {0, 0},  {0, 0}, {0, 0},  {0, 0}, {0, 0}, {0, 0}, {0, 0},
-}};
-
-// CLOSE_BLOCKS: the 8 neighbours, in craftax's order.
-constexpr std::array<std::array<std::int32_t, 2>, 8> kCloseBlocks = {{
-    {0, -1}, {0, 1}, {-1, 0}, {1, 0}, {-1, -1}, {-1, 1}, {1, -1}, {1, 1},
-}};
-
 // SOLID_BLOCKS: what nothing walks through.
 constexpr bool is_solid(std::int32_t block) {
   return block == kWater || block == kStone || block == kTree || block == kCoal || block == kIron ||

@@ -20,6 +20,9 @@
 //   split(k)[1] of the ending step. With autoreset_mode="SameStep" that reset
 //   happens within the ending step, as craftax's and EnvPool's do.
 //
+// The keys, the info entries, the shared textures and render()'s frame are
+// craftax_common.h's, as full Craftax's (full_env.cc).
+//
 // The game itself is classic_game.h's functions (world gen, step, mobs,
 // symbolic observation, score), with the parameters of craftax's EnvParams
 // taken from the options under EnvPool's names. Observations: Symbolic, the
@@ -38,32 +41,23 @@
 //
 // State (get_state/set_state): classic_state.cc's bytes of craftax's EnvState
 // (tree_leaves order) followed by the env's key (two little-endian uint32).
-#include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "_core/env/env.h"
-#include "_core/env/jax_random.h"
-#include "_core/env/rng_seed.h"
 #include "envs/craftax/classic_game.h"
 #include "envs/craftax/classic_render.h"
 #include "envs/craftax/classic_state.h"
+#include "envs/craftax/craftax_common.h"
 
 namespace rlpool::craftax::classic {
 
 namespace {
-
-constexpr std::int64_t kInt32Max = 2147483647;
 
 // craftax's EnvParams from the options (EnvPool's names), each checked.
 Params read_params(const Config& config) {
@@ -82,29 +76,12 @@ Params read_params(const Config& config) {
   return p;
 }
 
-// The textures in `path`, loaded once per process and shared by the envs.
-std::shared_ptr<const Textures> shared_textures(const std::string& path) {
-  if (path.empty()) {
-    throw std::invalid_argument("Craftax-Classic's pixels need craftax's textures: the option _textures_file is empty");
-  }
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const Textures>> cache;
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = cache[path];
-  if (!slot) slot = std::make_shared<const Textures>(load_textures(path));
-  return slot;
+// The textures in `path`, shared by the envs of the process.
+std::shared_ptr<const Textures> textures_at(const std::string& path) {
+  return shared_textures(path, "Craftax-Classic", &load_textures);
 }
 
-std::vector<ArraySpec> info_spec() {
-  std::vector<ArraySpec> info;
-  for (const std::string_view name : kAchievementNames) {
-    info.push_back(ArraySpec{.name = "Achievements/" + std::string(name), .dtype = DType::kFloat32, .shape = {},
-                             .low = {0.0}, .high = {100.0}});
-  }
-  info.push_back(ArraySpec{.name = "score", .dtype = DType::kFloat32, .shape = {}, .low = {0.0}, .high = {100.0}});
-  info.push_back(ArraySpec{.name = "discount", .dtype = DType::kFloat32, .shape = {}, .low = {0.0}, .high = {1.0}});
-  return info;
-}
+std::vector<ArraySpec> classic_info_spec() { return info_spec(kAchievementNames, true); }
 
 EnvSpec craftax_spec(const Config& config, bool pixels) {
   read_params(config);  // refuses bad option values before any env is built
@@ -117,7 +94,7 @@ EnvSpec craftax_spec(const Config& config, bool pixels) {
                           .high = {1.0}}};
   }
   spec.action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0}, .high = {kNumActions - 1}};
-  spec.info = info_spec();
+  spec.info = classic_info_spec();
   // The pixel observation as a frame (craftax's play script shows it; 10 frames a second is rlpool's choice).
   spec.render_width = kPixelCols;
   spec.render_height = kPixelRows;
@@ -132,41 +109,21 @@ class CraftaxClassic : public Env {
         auto_reset_(config.get_bool("auto_reset")),
         pixels_(pixels),
         textures_file_(config.get_string("_textures_file")) {
-    if (pixels_) textures_ = shared_textures(textures_file_);
-    const std::vector<ArraySpec> info = info_spec();
+    if (pixels_) textures_ = textures_at(textures_file_);
+    const std::vector<ArraySpec> info = classic_info_spec();
     achievements_at_ = info_index(info, "Achievements/" + std::string(kAchievementNames[0]));  // 22 in a row
     score_at_ = info_index(info, "score");
     discount_at_ = info_index(info, "discount");
   }
 
   void reset(Rng& rng, const Output& out) override {
-    Key k;
-    if (const std::optional<std::uint64_t> seed = seed_of(rng)) {
-      // A new seed: PRNGKey(seed) is both the reset's key and the env's.
-      key_ = jax_random::prng_key(static_cast<std::int64_t>(*seed));
-      k = key_;
-      rng.next();  // marks the seed as taken: a later reseed shows again
-    } else if (auto_reset_ && reset_key_ && (done_ || out.time_limit_hit)) {
-      k = *reset_key_;  // EnvironmentAutoReset.step's reset key of the ending step
-    } else {
-      auto [next, sub] = jax_random::split2(key_);
-      key_ = next;
-      k = sub;
-    }
-    state_ = generate_world(k, params_);
+    state_ = generate_world(keys_.for_reset(rng, auto_reset_, done_ || out.time_limit_hit), params_);
     done_ = false;
-    reset_key_.reset();
     write(out, false);
   }
 
   void step(const rlpool::Action& action, Rng& /*rng*/, const Output& out) override {
-    auto [next, k] = jax_random::split2(key_);
-    key_ = next;
-    if (auto_reset_) {
-      auto [step_key, reset_key] = jax_random::split2(k);
-      k = step_key;
-      reset_key_ = reset_key;
-    }
+    const Key k = keys_.for_step(auto_reset_);
     float reward = 0.0f;
     state_ = craftax_step(k, state_, static_cast<std::int32_t>(action.discrete()), params_, &reward);
     done_ = is_game_over(state_, params_);
@@ -179,36 +136,28 @@ class CraftaxClassic : public Env {
     if (frame.width != kPixelCols || frame.height != kPixelRows) {
       throw std::logic_error("Craftax-Classic draws 63 x 63 frames only");
     }
-    if (!textures_) textures_ = shared_textures(textures_file_);
+    if (!textures_) textures_ = textures_at(textures_file_);
     std::vector<float> pixels(kPixelObsSize);
     render_pixels(state_, *textures_, pixels.data());
-    for (int i = 0; i < kPixelObsSize; ++i) {
-      const float v = std::clamp(pixels[static_cast<std::size_t>(i)], 0.0f, 1.0f) * 255.0f;
-      frame.rgb[i] = static_cast<std::uint8_t>(std::lround(v));
-    }
+    to_frame(pixels, frame.rgb);
   }
 
   std::string get_state() const override {
     std::string bytes = save_state(state_);
-    const std::array<std::uint32_t, 2> words = {key_.hi, key_.lo};
-    bytes.append(reinterpret_cast<const char*>(words.data()), sizeof(words));
+    keys_.append_to(bytes);
     return bytes;
   }
 
   void set_state(std::string_view bytes) override {
-    constexpr std::size_t kKeyBytes = 2 * sizeof(std::uint32_t);
-    const std::size_t expected = saved_state_size() + kKeyBytes;
+    const std::size_t expected = saved_state_size() + EnvKeys::kBytes;
     if (bytes.size() != expected) {
       throw std::invalid_argument("Craftax-Classic state has " + std::to_string(bytes.size()) + " bytes, expected " +
                                   std::to_string(expected));
     }
-    State loaded = load_state(bytes.substr(0, saved_state_size()));  // checks every field first
-    std::array<std::uint32_t, 2> words{};
-    std::memcpy(words.data(), bytes.data() + saved_state_size(), kKeyBytes);
+    const State loaded = load_state(bytes.substr(0, saved_state_size()));  // checks every field first
     state_ = loaded;
-    key_ = Key{words[0], words[1]};
+    keys_.read_from(bytes);
     done_ = false;
-    reset_key_.reset();
   }
 
  private:
@@ -231,9 +180,8 @@ class CraftaxClassic : public Env {
   std::string textures_file_;
   std::shared_ptr<const Textures> textures_;  // pixels, or once render() was called
   State state_{};
-  Key key_{};
-  bool done_ = false;              // the last step ended the game (craftax's done)
-  std::optional<Key> reset_key_;   // auto_reset: split(k)[1] of the last step
+  EnvKeys keys_;
+  bool done_ = false;  // the last step ended the game (craftax's done)
   std::size_t achievements_at_ = 0;
   std::size_t score_at_ = 0;
   std::size_t discount_at_ = 0;

@@ -44,10 +44,10 @@ truncates; at step 10,000 both flags are set.
 """
 
 _INFO = """
-Info: `achievements` (22 float32 in craftax's `Achievement` order, `collect_wood` ... `make_iron_sword`: 100 for
-each achievement the player holds when the episode terminates, else 0, as craftax's `compute_score`), `score`
-(craftax's geometric-mean score of those, nonzero only when the episode terminates) and `discount` (0 when
-terminated, else 1).
+Info: one float32 `Achievements/<name>` entry per achievement (22, craftax's names in its `Achievement` order:
+`collect_wood` ... `make_iron_sword`; 100 for each achievement the player holds when the episode terminates,
+else 0, as craftax's `log_achievements_to_info`), `score` (craftax's `compute_score`, the geometric-mean score of
+those, nonzero only when the episode terminates) and `discount` (0 when terminated, else 1).
 """
 
 _FULL_REWARD = """
@@ -134,9 +134,10 @@ bits (JAX with x64 off). The random numbers are JAX's threefry draws, reproduced
 a constant as multiplication by its float32 reciprocal, the multiply-adds XLA fuses as `fma`, XLA's blocked
 cumulative sum), so a seed gives craftax's and EnvPool's episodes. `tests/envs/craftax` compares
 observations, rewards, flags, info and states step by step with craftax 1.6.1 run on CPU with jax/jaxlib
-0.10.2, and observations, rewards and flags with EnvPool 1.2.7. EnvPool's own full Craftax world generation
-differs from craftax's for a few keys (a few cells of a floor: 3 worlds in about 900 resets of random runs
-compared here); rlpool's worlds are craftax's there too.
+0.10.2, and observations, rewards and flags with EnvPool 1.2.7 (a full Craftax pixel frame of a reset is
+craftax's in rlpool and differs in the last bit in EnvPool: see Craftax-Pixels). EnvPool's own full Craftax
+world generation differs from craftax's for a few keys (a few cells of a floor: 3 worlds in about 900 resets
+of random runs compared here); rlpool's worlds are craftax's there too.
 
 AutoReset ids. craftax's `EnvironmentAutoReset.step(k)` steps with `split(k)[0]` and, when the episode ends,
 resets with `split(k)[1]` within the same step; the `-AutoReset-` ids use these keys (env option
@@ -226,10 +227,11 @@ Craftax; `set_state` checks every field.
                 observation_text=(
                     "craftax's 130 x 110 RGB frame / 255 as float32: the 9 x 11 tiles of the player's floor "
                     "around the player, dark where the floor's light map is, darkened at night, above four rows "
-                    "of inventory, intrinsics, potions, spells, armour and enchantment icons. Each step's frame is "
-                    "craftax's bit for bit; a reset's is craftax's `reset_env` frame but for the last bit of about 1 "
-                    "in 7 map values (craftax's reset program rounds the daylight blend otherwise than its step "
-                    "program; EnvPool 1.2.7's reset frame is rlpool's)." + _FULL_INFO
+                    "of inventory, intrinsics, potions, spells, armour and enchantment icons. Every frame is craftax's "
+                    "bit for bit: a step's is its `step_env` frame, a reset's its `reset_env` frame, whose program "
+                    "XLA compiles with other roundings of the daylight blend. EnvPool 1.2.7 draws a reset's frame as "
+                    "a step's, so its reset frames differ from rlpool's (and craftax's) in the last bit of about 1 in "
+                    "7 map values; its other frames are rlpool's." + _FULL_INFO
                 ),
                 reward=_FULL_REWARD,
                 starting_state=_FULL_START,

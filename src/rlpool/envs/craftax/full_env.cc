@@ -22,6 +22,9 @@
 // - reset_env(k) differs between craftax's two envs: the symbolic one
 //   generates the world from split(k)[1], the pixel one from k itself.
 //
+// The keys, the info entries, the shared textures and render()'s frame are
+// craftax_common.h's, as Craftax-Classic's.
+//
 // The game is full_game.h's functions (world generation, step, symbolic
 // observation) with craftax's EnvParams taken from the options under
 // EnvPool's names (day_length, always_diamond, mob_despawn_distance,
@@ -35,10 +38,11 @@
 // that program, and the intrinsics of a new world are constants (health,
 // food, drink, energy and mana 9, xp 0, attributes 1), so their
 // observation is x / 10 divided exactly (9 / 10 = 0.9f), not x * 0.1f as a
-// step's (0.90000004f). A reset's pixel observation is drawn as a step's
-// (full_render.cc), as EnvPool 1.2.7 draws it; craftax's reset_env rounds the
-// daylight blend otherwise and differs in the last bit of about 1 in 7 map
-// values.
+// step's (0.90000004f). A reset's pixel observation is reset_env's too:
+// XLA compiles the daylight blend of that program with other fma choices
+// (full_render.cc, Program::kReset). EnvPool 1.2.7 draws a reset's frame as
+// a step's, so its reset frames differ from rlpool's (and craftax's) in the
+// last bit of about 1 in 7 map values.
 // Info: craftax's log_achievements_to_info keys, Achievements/<name> (67
 // float32 in craftax's Achievement order, achievement * done * 100), and
 // discount (0 when done, else 1); full Craftax has no score.
@@ -51,16 +55,10 @@
 //
 // State (get_state/set_state): full_state.cc's bytes of craftax's EnvState
 // (tree_leaves order) followed by the env's key (two little-endian uint32).
-#include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <new>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -70,7 +68,7 @@
 
 #include "_core/env/env.h"
 #include "_core/env/jax_random.h"
-#include "_core/env/rng_seed.h"
+#include "envs/craftax/craftax_common.h"
 #include "envs/craftax/full_game.h"
 #include "envs/craftax/full_render.h"
 #include "envs/craftax/full_state.h"
@@ -82,7 +80,6 @@ namespace {
 
 static_assert(std::is_trivially_destructible_v<State>, "a state's buffer is reused without its destructor");
 
-constexpr std::int64_t kInt32Max = 2147483647;
 // The symbolic observation's 9 intrinsics (health, food, drink, energy, mana, xp, dexterity, strength,
 // intelligence) follow the 9 x 11 x 83 map view, 16 inventory values and 6 potions.
 constexpr int kIntrinsicsAt = 9 * 11 * 83 + 16 + 6;
@@ -99,28 +96,12 @@ Params read_params(const Config& config) {
   return p;
 }
 
-// The textures in `path`, loaded once per process and shared by the envs.
-std::shared_ptr<const Textures> shared_textures(const std::string& path) {
-  if (path.empty()) {
-    throw std::invalid_argument("Craftax's pixels need craftax's textures: the option _textures_file is empty");
-  }
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const Textures>> cache;
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = cache[path];
-  if (!slot) slot = std::make_shared<const Textures>(load_textures(path));
-  return slot;
+// The textures in `path`, shared by the envs of the process.
+std::shared_ptr<const Textures> textures_at(const std::string& path) {
+  return shared_textures(path, "Craftax", &load_textures);
 }
 
-std::vector<ArraySpec> info_spec() {
-  std::vector<ArraySpec> info;
-  for (const std::string_view name : kAchievementNames) {
-    info.push_back(ArraySpec{.name = "Achievements/" + std::string(name), .dtype = DType::kFloat32, .shape = {},
-                             .low = {0.0}, .high = {100.0}});
-  }
-  info.push_back(ArraySpec{.name = "discount", .dtype = DType::kFloat32, .shape = {}, .low = {0.0}, .high = {1.0}});
-  return info;
-}
+std::vector<ArraySpec> full_info_spec() { return info_spec(kAchievementNames, false); }
 
 EnvSpec craftax_spec(const Config& config, bool pixels) {
   read_params(config);  // refuses bad option values before any env is built
@@ -133,7 +114,7 @@ EnvSpec craftax_spec(const Config& config, bool pixels) {
                           .high = {1.0}}};
   }
   spec.action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0}, .high = {kNumActions - 1}};
-  spec.info = info_spec();
+  spec.info = full_info_spec();
   // The pixel observation as a frame (craftax's play script shows it; 10 frames a second is rlpool's choice).
   spec.render_width = kPixelCols;
   spec.render_height = kPixelRows;
@@ -150,31 +131,18 @@ class Craftax : public Env {
         textures_file_(config.get_string("_textures_file")),
         state_(std::make_unique<State>()),
         spare_(std::make_unique<State>()) {
-    if (pixels_) textures_ = shared_textures(textures_file_);
-    const std::vector<ArraySpec> info = info_spec();
+    if (pixels_) textures_ = textures_at(textures_file_);
+    const std::vector<ArraySpec> info = full_info_spec();
     achievements_at_ = info_index(info, "Achievements/" + std::string(kAchievementNames[0]));  // 67 in a row
     discount_at_ = info_index(info, "discount");
   }
 
   void reset(Rng& rng, const Output& out) override {
-    Key k;
-    if (const std::optional<std::uint64_t> seed = seed_of(rng)) {
-      // A new seed: PRNGKey(seed) is both the reset's key and the env's.
-      key_ = jax_random::prng_key(static_cast<std::int64_t>(*seed));
-      k = key_;
-      rng.next();  // marks the seed as taken: a later reseed shows again
-    } else if (auto_reset_ && reset_key_ && (done_ || out.time_limit_hit)) {
-      k = *reset_key_;  // EnvironmentAutoReset.step's reset key of the ending step
-    } else {
-      auto [next, sub] = jax_random::split2(key_);
-      key_ = next;
-      k = sub;
-    }
+    const Key k = keys_.for_reset(rng, auto_reset_, done_ || out.time_limit_hit);
     // reset_env: the symbolic env splits its key first, the pixel env does not.
     *state_ = generate_world(pixels_ ? k : jax_random::split2(k).second, params_);
     done_ = false;
-    reset_key_.reset();
-    write(out, false);
+    write(out, false, Program::kReset);
     if (!pixels_) {
       // reset_env's constants, divided exactly (see the top of this file).
       const State& s = *state_;
@@ -194,13 +162,7 @@ class Craftax : public Env {
   }
 
   void step(const rlpool::Action& action, Rng& /*rng*/, const Output& out) override {
-    auto [next, k] = jax_random::split2(key_);
-    key_ = next;
-    if (auto_reset_) {
-      auto [step_key, reset_key] = jax_random::split2(k);
-      k = step_key;
-      reset_key_ = reset_key;
-    }
+    const Key k = keys_.for_step(auto_reset_);
     float reward = 0.0f;
     // The next state is built in the spare buffer (no copy of 270 kB back), then the two swap.
     ::new (static_cast<void*>(spare_.get()))
@@ -209,49 +171,43 @@ class Craftax : public Env {
     done_ = is_game_over(*state_, params_);
     *out.reward = static_cast<double>(reward);
     *out.terminated = done_;
-    write(out, done_);
+    write(out, done_, Program::kStep);
   }
 
   void render(const Frame& frame) override {
     if (frame.width != kPixelCols || frame.height != kPixelRows) {
       throw std::logic_error("Craftax draws 130 x 110 frames only");
     }
-    if (!textures_) textures_ = shared_textures(textures_file_);
+    if (!textures_) textures_ = textures_at(textures_file_);
     std::vector<float> pixels(kPixelObsSize);
-    render_pixels(*state_, *textures_, pixels.data());
-    for (int i = 0; i < kPixelObsSize; ++i) {
-      const float v = std::clamp(pixels[static_cast<std::size_t>(i)], 0.0f, 1.0f) * 255.0f;
-      frame.rgb[i] = static_cast<std::uint8_t>(std::lround(v));
-    }
+    render_pixels(*state_, *textures_, pixels.data(), Program::kStep);
+    to_frame(pixels, frame.rgb);
   }
 
   std::string get_state() const override {
     std::string bytes = save_state(*state_);
-    const std::array<std::uint32_t, 2> words = {key_.hi, key_.lo};
-    bytes.append(reinterpret_cast<const char*>(words.data()), sizeof(words));
+    keys_.append_to(bytes);
     return bytes;
   }
 
   void set_state(std::string_view bytes) override {
-    constexpr std::size_t kKeyBytes = 2 * sizeof(std::uint32_t);
-    const std::size_t expected = saved_state_size() + kKeyBytes;
+    const std::size_t expected = saved_state_size() + EnvKeys::kBytes;
     if (bytes.size() != expected) {
       throw std::invalid_argument("Craftax state has " + std::to_string(bytes.size()) + " bytes, expected " +
                                   std::to_string(expected) + " (craftax 1.6.1 EnvState's tree leaves and the key)");
     }
     auto loaded = std::make_unique<State>(load_state(bytes.substr(0, saved_state_size())));  // checks every field
-    std::array<std::uint32_t, 2> words{};
-    std::memcpy(words.data(), bytes.data() + saved_state_size(), kKeyBytes);
     state_ = std::move(loaded);
-    key_ = Key{words[0], words[1]};
+    keys_.read_from(bytes);
     done_ = false;
-    reset_key_.reset();
   }
 
  private:
-  void write(const Output& out, bool done) const {
+  // The observation and info of the current state; `program`: the reset's
+  // frame or a step's (see the top of this file).
+  void write(const Output& out, bool done, Program program) const {
     if (pixels_) {
-      render_pixels(*state_, *textures_, out.obs_as<float>());
+      render_pixels(*state_, *textures_, out.obs_as<float>(), program);
     } else {
       render_symbolic(*state_, out.obs_as<float>());
     }
@@ -268,9 +224,8 @@ class Craftax : public Env {
   std::shared_ptr<const Textures> textures_;  // pixels, or once render() was called
   std::unique_ptr<State> state_;              // 270 kB: on the heap
   std::unique_ptr<State> spare_;              // the buffer the next step's state is built in
-  Key key_{};
-  bool done_ = false;              // the last step ended the game (craftax's done)
-  std::optional<Key> reset_key_;   // auto_reset: split(k)[1] of the last step
+  EnvKeys keys_;
+  bool done_ = false;  // the last step ended the game (craftax's done)
   std::size_t achievements_at_ = 0;
   std::size_t discount_at_ = 0;
 };

@@ -12,10 +12,11 @@
 // product with the other product rounded; which product is fused at each
 // blend was found from the optimised HLO and differential tests, bit for bit
 // against craftax; the darkness before them (light * pixel) is a plain
-// product. Every other blend has weights 0 or 1 (alphas of craftax's full
-// textures are 0 or 1; masked or off-screen mobs weigh 0) and colours that are
-// whole numbers, so it gives the same bits in any order, and is computed as a
-// choice of texture or pixel.
+// product. reset_env's program (a new world's frame) compiles that fusion
+// with other fma choices (Program::kReset, below). Every other blend has
+// weights 0 or 1 (alphas of craftax's full textures are 0 or 1; masked or
+// off-screen mobs weigh 0) and colours that are whole numbers, so it gives the
+// same bits in any order, and is computed as a choice of texture or pixel.
 #include "envs/craftax/full_render.h"
 
 #include <algorithm>
@@ -255,7 +256,8 @@ Textures load_textures(const std::string& path) {
 // Built twice, for CPUs with FMA instructions and without, the one for this
 // CPU picked when the program loads: without the instruction each std::fma is
 // a call into libm (the same correctly rounded result).
-[[gnu::target_clones("fma", "default")]] void render_pixels(const State& s, const Textures& t, float* out) {
+[[gnu::target_clones("fma", "default")]] void render_pixels(const State& s, const Textures& t, float* out,
+                                                            Program program) {
   Pixels px{};  // the inventory strip starts black
   const int level = read_index(s.player_level, kNumLevels);
 
@@ -314,6 +316,13 @@ Textures load_textures(const std::string& path) {
   //   night = night_texture * 0.5 + 0.5 * night
   //   map = daylight * lit + (1 - daylight) * night, times (1 - sleeping * 0.5)
   // XLA fuses mask * noise and daylight * lit into the adds (as in Classic).
+  // reset_env's program compiles this fusion (its optimised LLVM IR) to a
+  // loop over each map row's pixels 0-103, eight at a time with the channels
+  // apart, and pixels 104-109 one by one; in the eight-wide part the red and
+  // green channels fuse (1 - daylight) * night into the last add instead
+  // (found against craftax's reset frames, every value of many worlds);
+  // elsewhere it is as above. A new world's daylight is 0.797 (timestep 0),
+  // so its night mask is 0 and the night blend exact in any order.
   const auto light = view(s, s.light_map, 0.0f);
   const float daylight = s.player_level == 0 ? s.light_level : 1.0f;
   const float intensity = std::max((0.5f - daylight) * 2.0f, 0.0f);
@@ -322,6 +331,7 @@ Textures load_textures(const std::string& path) {
   std::vector<float> noise(static_cast<std::size_t>(kMapPixelRows) * kPixelCols);
   if (intensity != 0.0f) jax_random::uniform(s.state_rng, noise.data(), noise.size());
   constexpr std::array<float, 3> kHalfNight = {0.0f, 8.0f, 32.0f};  // night_texture (0, 16, 64) * 0.5
+  constexpr int kResetVectorPixels = 104;  // 13 vectors of 8 pixels of a 110-pixel row
   for (int r = 0; r < kMapPixelRows; ++r) {
     for (int c = 0; c < kPixelCols; ++c) {
       const float l = light[r / kBlockPixels][c / kBlockPixels];
@@ -332,7 +342,9 @@ Textures load_textures(const std::string& path) {
         const float lit = l * p;
         const float night = std::fma(mask, stat, (1.0f - mask) * lit);
         const float tinted = std::fma(night, 0.5f, kHalfNight[ch]);
-        p = sleep * std::fma(daylight, lit, (1.0f - daylight) * tinted);
+        const bool fuse_night = program == Program::kReset && c < kResetVectorPixels && ch < 2;
+        p = sleep * (fuse_night ? std::fma(1.0f - daylight, tinted, daylight * lit)
+                                : std::fma(daylight, lit, (1.0f - daylight) * tinted));
       }
     }
   }

@@ -90,8 +90,12 @@ struct Textures {
 // naming the file where it is missing, of another format or size.
 Textures load_textures(const std::string& path);
 
+// Which of craftax's jitted programs a frame's floats follow: get_obs and
+// step_env's, or reset_env's (full_render.cc says where they differ).
+enum class Program { kStep, kReset };
+
 // renderer.py render_craftax_pixels(state) / 255: kPixelObsSize floats,
 // (row, column, channel) in C order.
-void render_pixels(const State& state, const Textures& textures, float* out);
+void render_pixels(const State& state, const Textures& textures, float* out, Program program);
 
 }  // namespace rlpool::craftax::full

@@ -1,10 +1,10 @@
 // Full Craftax's game constants, as craftax 1.6.1 defines them in
 // craftax/craftax/constants.py l.15-21 (OBS_DIM) and l.95-594 (Action,
-// ProjectileType, the floor and mob tables, DIRECTIONS, CLOSE_BLOCKS, the
-// solid and item-placement block sets, the achievement reward and
-// achievement maps), and JAX's indexing of the [level][x][y] maps at indices
-// that may be off them. The block, item, mob class and achievement enums are
-// full_state.h's.
+// ProjectileType, the floor and mob tables, the solid and item-placement
+// block sets, the achievement reward and achievement maps), and JAX's
+// indexing of the [level][x][y] maps at indices that may be off them. The
+// block, item, mob class and achievement enums are full_state.h's;
+// DIRECTIONS and CLOSE_BLOCKS are common_rules.h's.
 //
 // Actions: full_state.h's `Action` holds the movement values kNoop..kDown
 // (0-4), the only ones a state stores (player_direction). The other 38
@@ -14,19 +14,17 @@
 // Float tables hold the float32 values jnp.array(..., dtype=float32) holds
 // (the nearest float32 of each Python literal, e.g. 0.1f).
 //
-// JAX indexing (measured on jax 0.10.2): a read x[i] of a traced index takes
-// i + n for a negative i, then clamps into [0, n); a write x.at[i].set(v)
-// takes i + n for a negative i and drops the write if that is still off the
-// array. Each axis is treated on its own: map[level, x, y] wraps/clamps the
-// level, x and y separately, and a write is dropped when any axis is off.
-// Craftax reads and writes the maps at positions one step off the map (a mob
-// or projectile at the border): the *_at readers and set_* writers below do
-// what JAX does there.
+// JAX indexing (common_rules.h) treats each axis on its own: map[level, x, y]
+// wraps/clamps the level, x and y separately, and a write is dropped when any
+// axis is off. Craftax reads and writes the maps at positions one step off the
+// map (a mob or projectile at the border): the *_at readers and set_* writers
+// below do what JAX does there.
 #pragma once
 
 #include <array>
 #include <cstdint>
 
+#include "envs/craftax/common_rules.h"
 #include "envs/craftax/full_state.h"
 
 namespace rlpool::craftax::full {
@@ -193,42 +191,6 @@ inline constexpr std::array<std::int32_t, 8> kRangedMobTypeToProjectileType = {
 constexpr std::int32_t kMonstersKilledToClearLevel = 8;  // MONSTERS_KILLED_TO_CLEAR_LEVEL
 constexpr float kBossFightExtraDamage = 0.5f;            // BOSS_FIGHT_EXTRA_DAMAGE
 
-// DIRECTIONS (l.343-349): [action][dx, dy]; rows 5-15 are zero.
-inline constexpr std::array<std::array<std::int32_t, 2>, 16> kDirections = {{
-    {0, 0},
-    {0, -1},
-    {0, 1},
-    {-1, 0},
-    {1, 0},
-    {0, 0},
-    {0, 0},
-    {0, 0},
-    {0, 0},
-    {0, 0},
-    {0, 0},
-    {0, 0},
-    {0, 0},
-    {0, 0},
-    {0, 0},
-    {0, 0},
-}};
-// DIRECTIONS[i] as JAX reads it for a traced i (clamped into 0..15).
-constexpr const std::array<std::int32_t, 2>& direction(std::int32_t i) {
-  return kDirections[static_cast<std::size_t>(i < 0 ? (i + 16 < 0 ? 0 : i + 16) : (i > 15 ? 15 : i))];
-}
-
-// CLOSE_BLOCKS (l.351-363): the 8 neighbours, in craftax's order.
-inline constexpr std::array<std::array<std::int32_t, 2>, 8> kCloseBlocks = {{
-    {0, -1},
-    {0, 1},
-    {-1, 0},
-    {1, 0},
-    {-1, -1},
-    {-1, 1},
-    {1, -1},
-    {1, 1},
-}};
-
 // SOLID_BLOCK_MAPPING (l.365-394): blocks nothing walks through, by Block.
 inline constexpr std::array<bool, kNumBlockTypes> kSolidBlockMapping = [] {
   std::array<bool, kNumBlockTypes> m{};
@@ -246,17 +208,6 @@ inline constexpr std::array<bool, kNumBlockTypes> kCanPlaceItemMapping = [] {
   for (const Block b : {kGrass, kSand, kPath, kFireGrass, kIceGrass}) m[static_cast<std::size_t>(b)] = true;
   return m;
 }();
-
-// JAX's read index for an array axis of n: wrap a negative once, then clamp.
-constexpr int read_index(std::int64_t i, int n) {
-  const std::int64_t j = i < 0 ? i + n : i;
-  return static_cast<int>(j < 0 ? 0 : (j >= n ? n - 1 : j));
-}
-// JAX's write index: wrap a negative once; -1 where the write is dropped.
-constexpr int write_index(std::int64_t i, int n) {
-  const std::int64_t j = i < 0 ? i + n : i;
-  return j < 0 || j >= n ? -1 : static_cast<int>(j);
-}
 
 // SOLID_BLOCK_MAPPING[b] / CAN_PLACE_ITEM_MAPPING[b] as JAX reads them.
 constexpr bool is_solid(std::int32_t block) { return kSolidBlockMapping[read_index(block, kNumBlockTypes)]; }
