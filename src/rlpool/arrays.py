@@ -184,10 +184,23 @@ class Arrays:
 
     @property
     def num_actions(self) -> int:
-        """How many discrete actions there are; only for a ``discrete_action`` task."""
+        """How many discrete actions there are; only for a ``discrete_action`` task of one size per element."""
         if not self.discrete_action:
             raise ValueError("num_actions: the action is continuous")
-        return int(self.action.high.flat[0]) + 1
+        nvec = self.action_nvec
+        if not (nvec == nvec.flat[0]).all():
+            raise ValueError(f"num_actions: the action's elements have different sizes {nvec.tolist()} (action_nvec)")
+        return int(nvec.flat[0])
+
+    @property
+    def action_nvec(self) -> np.ndarray:
+        """How many values each element of a discrete action takes (gymnasium's ``MultiDiscrete.nvec``).
+
+        An action of shape ``()`` gives a 0-d array; the elements' sizes may differ.
+        """
+        if not self.discrete_action:
+            raise ValueError("action_nvec: the action is continuous")
+        return (self.action.high + 1).astype(np.int64)
 
     @property
     def agents(self) -> int:

@@ -138,6 +138,11 @@ def dm_action_spec(arrays: Arrays, discrete_dtype: Any) -> specs.Array:
 
     The bounds are those of the gymnasium action space (``rlpool.api.spaces.action_space``).
     """
+    if arrays.discrete_action and arrays.action.shape and not arrays.num_agents:
+        # Several choices in one action (gymnasium's MultiDiscrete): a BoundedArray of their ranges.
+        nvec = arrays.action_nvec
+        return specs.BoundedArray(nvec.shape, discrete_dtype, np.zeros(nvec.shape, discrete_dtype),
+                                  (nvec - 1).astype(discrete_dtype), name="action")
     if arrays.discrete_action:
         return specs.DiscreteArray(arrays.num_actions, dtype=discrete_dtype, name="action")
     space = action_space(arrays)

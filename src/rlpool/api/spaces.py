@@ -60,7 +60,7 @@ def action_space(arrays: Arrays) -> spaces.Space:
     """
     if arrays.discrete_action:
         if arrays.action.shape:
-            return spaces.MultiDiscrete(np.full(arrays.action.shape, arrays.num_actions), dtype=np.int64)
+            return spaces.MultiDiscrete(arrays.action_nvec, dtype=np.int64)
         return spaces.Discrete(arrays.num_actions)
     dtype = arrays.action.dtype
     low, high = _bounds(arrays.action, dtype)

@@ -136,11 +136,15 @@ void PyPool::write_actions(nb::handle actions, const std::vector<int>& ids) {
         !(float_discrete_actions_ && is_float)) {
       throw nb::type_error(("discrete actions must be integers, got dtype " + describe_dtype(d)).c_str());
     }
-    // One integer per env, or (a multi-agent env) one per agent: `dim` of them per row.
-    const auto high = static_cast<std::int64_t>(spec.high.at(0));
+    // One integer per env, or `dim` of them per row (one per agent, or a MultiDiscrete's choices), each
+    // element within its own bound (one bound for all where the spec declares one).
     const std::size_t dim = static_cast<std::size_t>(spec.num_elements());
+    const auto high_of = [&](std::size_t j) {
+      return static_cast<std::int64_t>(spec.high.size() == dim ? spec.high[j] : spec.high.at(0));
+    };
     const auto where = [&](std::size_t i, std::size_t j) {
-      return "for env " + std::to_string(ids[i]) + (dim > 1 ? ", agent " + std::to_string(j) : std::string());
+      const char* part = pool_->spec().num_agents > 0 ? ", agent " : ", element ";
+      return "for env " + std::to_string(ids[i]) + (dim > 1 ? part + std::to_string(j) : std::string());
     };
     scratch_int_.resize(n * dim);
     for (std::size_t i = 0; i < n; ++i) {
@@ -148,6 +152,7 @@ void PyPool::write_actions(nb::handle actions, const std::vector<int>& ids) {
         const std::int64_t offset = static_cast<std::int64_t>(i) * arr.stride(0) +
                                     (dim > 1 ? static_cast<std::int64_t>(j) * arr.stride(1) : 0);
         const std::byte* p = base + offset * item;
+        const std::int64_t high = high_of(j);
         if (is_float) {
           const double f = d.bits == 32 ? static_cast<double>(*reinterpret_cast<const float*>(p))
                                         : *reinterpret_cast<const double*>(p);

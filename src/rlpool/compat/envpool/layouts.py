@@ -98,6 +98,10 @@ class FamilyLayout:
         """The single-env observation space EnvPool gives."""
         return space
 
+    def action_space(self, space: Any) -> Any:
+        """The single-env action space EnvPool gives (the default: rlpool's)."""
+        return space
+
     def obs(self, obs: Any) -> Any:
         """A batch of observations as EnvPool gives them (the default returns rlpool's as they are)."""
         return obs

@@ -229,8 +229,8 @@ class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
         self._init_envpool(spec)
         self.single_observation_space = spec.gymnasium_observation_space
         self.observation_space = self.single_observation_space
-        if self._players is not None:  # one player's, as EnvPool 1.2.7's
-            self.single_action_space = spec.gymnasium_action_space
+        # One player's for a multi-player task, as EnvPool 1.2.7's; the family layout's form (a box) elsewhere.
+        self.single_action_space = spec.gymnasium_action_space
         self.action_space = self.single_action_space
         self.is_vector_env = True
         # The fast path: the engine's result is EnvPool's as it is, so its step() is this pool's.

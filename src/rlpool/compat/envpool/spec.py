@@ -171,8 +171,13 @@ class EnvSpec:
         a = self.rlpool_spec.arrays.action
         if self.players:
             a = type(a)(a.name, a.dtype, a.shape[1:], a.low[0], a.high[0], a.bounded)
-        if self.rlpool_spec.arrays.discrete_action:  # EnvPool's discrete actions are int32 (most families)
-            n = self.rlpool_spec.arrays.num_actions
+        arrays = self.rlpool_spec.arrays
+        if arrays.discrete_action and a.shape and not arrays.num_agents:
+            # Several choices per action (a MultiDiscrete): EnvPool's int32 box of their ranges.
+            high = _scalar_if_uniform((arrays.action_nvec - 1).astype(np.int32))
+            action = ArraySpec(np.int32, [-1, *a.shape], 0, high)
+        elif arrays.discrete_action:  # EnvPool's discrete actions are int32 (most families)
+            n = arrays.num_actions
             dtype = self.layout.discrete_action_dtype
             low, high = (0.0, n - 1.0) if np.issubdtype(dtype, np.floating) else (0, n - 1)
             action = ArraySpec(dtype, [-1], low, high)
@@ -322,7 +327,7 @@ class EnvSpec:
     def gymnasium_action_space(self) -> Any:
         """Single-env gymnasium action space (one player's, for a multi-player task)."""
         space = self.rlpool_spec.action_space
-        return one_player_space(space) if self.players else space
+        return one_player_space(space) if self.players else self.layout.action_space(space)
 
     def observation_spec(self) -> Any:
         """dm_env specs of the ``State`` namedtuple: ``env_id``, ``players``, observation and info entries.
@@ -361,7 +366,10 @@ class EnvSpec:
 
     def action_spec(self) -> Any:
         """dm_env action spec: int32 ``DiscreteArray`` or a ``BoundedArray`` of the task's dtype, as EnvPool's."""
-        if self.rlpool_spec.arrays.discrete_action:  # int32 even where action_array_spec says float64 (ViZDoom)
+        arrays = self.rlpool_spec.arrays
+        if arrays.discrete_action and arrays.action.shape and not arrays.num_agents:
+            return _dm_spec(self.action_key, self.action_array_spec[self.action_key])
+        if arrays.discrete_action:  # int32 even where action_array_spec says float64 (ViZDoom)
             return _dm_spec(self.action_key, ArraySpec(np.int32, [-1], 0, self.rlpool_spec.arrays.num_actions - 1))
         return _dm_spec(self.action_key, self.action_array_spec[self.action_key])
 
