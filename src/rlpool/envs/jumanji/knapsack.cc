@@ -1,0 +1,166 @@
+// Jumanji's Knapsack (jumanji 1.1.2, Knapsack-v1) in C++: num_items items,
+// each with a weight and a value; each step packs one into a bag of
+// total_budget. Follows jumanji/environments/packing/knapsack/:
+// - generator.py RandomGenerator.__call__ (l.64-84): key, sample_key =
+//   split(key); weights, values = jax.random.uniform(sample_key,
+//   (2, num_items)) (the first row the weights); nothing packed; the
+//   remaining budget is total_budget as float32; the State keeps `key`.
+// - env.py Knapsack.step (l.141-178): an action is valid on an item not
+//   packed whose weight fits the remaining budget; an invalid one leaves the
+//   State as it was. _update_state (l.273-289) packs the item and takes its
+//   weight off the budget (float32). The episode terminates when no item is
+//   left to pack (the next observation's action mask is empty) or on an
+//   invalid action; there is no time limit of the game's own.
+// - reward.py DenseReward (l.64-84, the default): the packed item's value, 0
+//   for an invalid action.
+// - env.py observation_spec (l.180-226) and _state_to_observation
+//   (l.291-305): weights, values, packed_items, action_mask (not packed and
+//   weight <= remaining budget).
+//
+// State bytes (after the env's key), in jumanji's State order: weights
+// (num_items float32), values (num_items float32), packed_items (num_items
+// bytes, 0 or 1), remaining_budget (float32), the State's key (two uint32).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "envs/jumanji/jumanji_env.h"
+
+namespace rlpool::jumanji {
+
+namespace {
+
+// Bounds on the options (jumanji sets none): an item index stays in int32, the budget a finite float32.
+constexpr std::int64_t kMaxItems = 100000;
+constexpr double kMaxBudget = 1e9;
+
+class Knapsack final : public JumanjiEnv {
+ public:
+  explicit Knapsack(const Config& config)
+      : n_(static_cast<int>(config.get_int("num_items"))),
+        total_budget_(static_cast<float>(config.get_double("total_budget"))),
+        items_(static_cast<std::size_t>(2 * n_)),
+        packed_(static_cast<std::size_t>(n_), 0) {}
+
+ protected:
+  void new_episode(Key key) override {
+    auto [next, sample_key] = jax_random::split2(key);
+    state_key_ = next;
+    jax_random::uniform(sample_key, items_.data(), items_.size());
+    std::fill(packed_.begin(), packed_.end(), 0);
+    remaining_budget_ = total_budget_;
+  }
+
+  Outcome play(const Action& action, double* rewards) override {
+    const auto item = static_cast<std::size_t>(action.discrete());
+    const bool valid = remaining_budget_ >= weight(item) && packed_[item] == 0;
+    if (valid) {
+      packed_[item] = 1;
+      remaining_budget_ = remaining_budget_ - weight(item);
+    }
+    rewards[0] = valid ? value(item) : 0.0f;
+    bool any_available = false;
+    for (std::size_t i = 0; i < packed_.size() && !any_available; ++i) any_available = available(i);
+    return Outcome{.terminated = !any_available || !valid};
+  }
+
+  void observe(const Output& out) const override {
+    std::copy(items_.begin(), items_.begin() + n_, out.obs_as<float>(0));
+    std::copy(items_.begin() + n_, items_.end(), out.obs_as<float>(1));
+    bool* packed = out.obs_as<bool>(2);
+    bool* mask = out.obs_as<bool>(3);
+    for (std::size_t i = 0; i < packed_.size(); ++i) {
+      packed[i] = packed_[i] != 0;
+      mask[i] = available(i);
+    }
+  }
+
+  std::string save() const override {
+    std::string bytes;
+    append_values(bytes, items_);
+    append_values(bytes, packed_);
+    append(bytes, remaining_budget_);
+    append_key(bytes, state_key_);
+    return bytes;
+  }
+
+  void load(std::string_view bytes) override {
+    StateReader reader(bytes, "Knapsack");
+    std::vector<float> items(items_.size());
+    reader.read(items.data(), static_cast<std::size_t>(n_) * sizeof(float), "weights");
+    reader.read(items.data() + n_, static_cast<std::size_t>(n_) * sizeof(float), "values");
+    std::vector<std::uint8_t> packed = read_values<std::uint8_t>(reader, packed_.size(), "packed_items");
+    const auto remaining_budget = reader.read<float>("remaining_budget");
+    const Key key = read_key(reader);
+    reader.done();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (!(items[i] >= 0.0f && items[i] <= 1.0f)) {
+        throw std::invalid_argument(std::string("state's ") + (i < packed.size() ? "weights" : "values") + " hold " +
+                                    std::to_string(items[i]) + ", expected 0..1");
+      }
+    }
+    check_all(packed, 0, 1, "packed_items entry");
+    if (!(remaining_budget >= 0.0f && remaining_budget <= total_budget_)) {
+      throw std::invalid_argument("state's remaining_budget is " + std::to_string(remaining_budget) +
+                                  ", expected 0.." + std::to_string(total_budget_));
+    }
+    items_ = std::move(items);
+    packed_ = std::move(packed);
+    remaining_budget_ = remaining_budget;
+    state_key_ = key;
+  }
+
+ private:
+  float weight(std::size_t i) const { return items_[i]; }
+  float value(std::size_t i) const { return items_[static_cast<std::size_t>(n_) + i]; }
+  // The action mask's entry: not packed, and the weight fits the remaining budget.
+  bool available(std::size_t i) const { return packed_[i] == 0 && weight(i) <= remaining_budget_; }
+
+  int n_;
+  float total_budget_;
+  std::vector<float> items_;  // (2, num_items): the weights, then the values
+  std::vector<std::uint8_t> packed_;
+  float remaining_budget_ = 0.0f;
+  Key state_key_{};
+};
+
+EnvSpec knapsack_spec(const Config& config) {
+  const std::int64_t n = config.get_int_in("num_items", 1, kMaxItems);
+  config.get_double_in("total_budget", 0.0, kMaxBudget);
+  return EnvSpec{
+      .obs =
+          {
+              ArraySpec{.name = "weights", .dtype = DType::kFloat32, .shape = {n}, .low = {0}, .high = {1}},
+              ArraySpec{.name = "values", .dtype = DType::kFloat32, .shape = {n}, .low = {0}, .high = {1}},
+              ArraySpec{.name = "packed_items", .dtype = DType::kBool, .shape = {n}, .low = {0}, .high = {1}},
+              ArraySpec{.name = "action_mask", .dtype = DType::kBool, .shape = {n}, .low = {0}, .high = {1}},
+          },
+      .obs_kind = ObsKind::kDict,
+      .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0},
+                          .high = {static_cast<double>(n - 1)}},
+  };
+}
+
+std::unique_ptr<Env> make_knapsack(const Config& config) {
+  knapsack_spec(config);  // checks the options
+  return std::make_unique<Knapsack>(config);
+}
+
+}  // namespace
+
+static const bool kRegistered = register_env_type({
+    .name = "JumanjiKnapsack",
+    .options =
+        {
+            {"num_items", std::int64_t{50}, "How many items (the default generator's num_items), 1..100000."},
+            {"total_budget", 12.5, "The bag's capacity (the generator's total_budget, float32 in the env), "
+                                   "0..1e9."},
+        },
+    .spec = knapsack_spec,
+    .create = make_knapsack,
+});
+
+}  // namespace rlpool::jumanji

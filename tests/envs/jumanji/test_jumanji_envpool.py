@@ -1,0 +1,139 @@
+"""The Jumanji tasks through rlpool's EnvPool layer beside EnvPool 1.2.7 itself (in a CPython 3.13 child).
+
+EnvPool 1.2.7 draws its instances with generators of its own (not from jumanji's keys), so its episodes are
+not jumanji's and are not compared; what a script written for EnvPool sees is: the ids (``Jumanji/<id>``,
+``Connector-v2``), the observation keys, shapes and dtypes, the action space (a multi-discrete action as an
+int32 box), the config's keys in EnvPool's order, and the values where rlpool follows EnvPool. Where EnvPool
+1.2.7 differs from jumanji 1.1.2, rlpool follows jumanji; ``DIFFERENT`` lists those, each checked here.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import numpy as np
+import pytest
+from envpool127 import envpool_python
+
+import rlpool.compat.envpool as envpool
+from rlpool.envs.jumanji.registration import TASKS
+
+DIFFERENT: dict[str, dict[str, object]] = {
+    "CVRP-v1": {"cvrp_max_capacity": (30, 20)},  # jumanji's UniformGenerator(max_capacity=30)
+    "RubiksCube-partly-scrambled-v0": {"rubiks_cube_num_scrambles": (7, 20)},  # jumanji's registration: 7
+}
+"""Task -> config key -> (rlpool's value, which is jumanji's; EnvPool 1.2.7's)."""
+
+BOUNDS_DIFFER: dict[str, set[str]] = {
+    "Snake-v1": {"step_count"},  # jumanji's spec: 0..time_limit (4001 values); EnvPool's Discrete(4000)
+}
+"""Observation entries whose bounds are jumanji's observation_spec's where EnvPool declares others."""
+
+DRIVER = """
+import json, sys
+import envpool
+from gymnasium import spaces
+
+def describe(space):
+    if isinstance(space, spaces.Dict):
+        return {k: describe(v) for k, v in space.spaces.items()}
+    if isinstance(space, spaces.Discrete):
+        return ["Discrete", "int64", [], int(space.start), int(space.start + space.n - 1)]
+    if isinstance(space, spaces.MultiBinary):
+        return ["MultiBinary", "bool", list(space.shape), 0, 1]
+    return [type(space).__name__, str(space.dtype), list(space.shape), space.low.tolist(), space.high.tolist()]
+
+out = {}
+for task in json.loads(sys.argv[1]):
+    spec = envpool.make_spec(task)
+    config = {k: v for k, v in spec.config._asdict().items() if k != "base_path"}
+    env = envpool.make_gymnasium(task, num_envs=1)
+    out[task] = {"config": config, "obs": describe(env.observation_space), "action": describe(env.action_space)}
+    env.close()
+print(json.dumps(out))
+"""
+
+
+def describe(space: object) -> object:
+    """A space as the driver describes EnvPool's (class, dtype, shape, bounds; a Dict by key)."""
+    from gymnasium import spaces
+
+    if isinstance(space, spaces.Dict):
+        return {k: describe(v) for k, v in space.spaces.items()}
+    if isinstance(space, spaces.Discrete):
+        return ["Discrete", "int64", [], int(space.start), int(space.start + space.n - 1)]
+    if isinstance(space, spaces.MultiBinary):
+        return ["MultiBinary", "bool", list(space.shape), 0, 1]
+    assert isinstance(space, spaces.Box), space
+    return [type(space).__name__, str(space.dtype), list(space.shape), space.low.tolist(), space.high.tolist()]
+
+
+@pytest.fixture(scope="module")
+def theirs() -> dict:
+    python = envpool_python()
+    run = subprocess.run([str(python), "-c", DRIVER, json.dumps(sorted(TASKS))], capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return json.loads(run.stdout.splitlines()[-1])
+
+
+def _flat(tree: object, prefix: str = "") -> dict[str, list]:
+    if isinstance(tree, dict):
+        out: dict[str, list] = {}
+        for key, value in tree.items():
+            out.update(_flat(value, f"{prefix}.{key}" if prefix else key))
+        return out
+    return {prefix: tree}  # type: ignore[dict-item]
+
+
+@pytest.mark.parametrize("task_id", sorted(TASKS))
+def test_spaces_and_config_are_envpools(task_id: str, theirs: dict) -> None:
+    ref = theirs[task_id]
+    env = envpool.make_gymnasium(task_id, num_envs=1)
+    try:
+        ours_obs, ref_obs = _flat(describe(env.observation_space)), _flat(ref["obs"])
+        assert list(ours_obs) == list(ref_obs)  # the keys, in EnvPool's order
+        for key, (kind, dtype, shape, low, high) in ref_obs.items():
+            got = ours_obs[key]
+            assert got[1:3] == [dtype, shape], (task_id, key, got, ref_obs[key])
+            if key not in BOUNDS_DIFFER.get(task_id, set()):
+                assert got == [kind, dtype, shape, low, high], (task_id, key, got, ref_obs[key])
+        assert describe(env.action_space) == ref["action"]
+        config = envpool.make_spec(task_id).config._asdict()
+        expected = dict(ref["config"])
+        for key, (ours, _) in DIFFERENT.get(task_id, {}).items():
+            assert expected[key] == DIFFERENT[task_id][key][1]
+            expected[key] = ours
+        tail = list(expected)[list(expected).index("max_episode_steps"):]
+        got = list(config)[list(config).index("max_episode_steps"):]
+        assert [k for k in got if k in expected] == tail
+        for key in tail:
+            assert np.asarray(config[key]).tolist() == np.asarray(expected[key]).tolist(), (task_id, key)
+    finally:
+        env.close()
+
+
+def test_envpools_other_ids() -> None:
+    ids = envpool.list_all_envs()
+    for task_id in TASKS:
+        assert f"Jumanji/{task_id}" in ids
+    if "Connector-v3" in TASKS:
+        assert "Connector-v2" in ids and "Jumanji/Connector-v2" in ids
+
+
+def test_envpool_keys_refused_or_mapped() -> None:
+    task_id = sorted(TASKS)[0]
+    key = next(k for k, v in envpool.make_spec(task_id).config._asdict().items()
+               if v == "" and k not in ("env_seed",))
+    with pytest.raises(envpool.EnvPoolError, match=key):
+        envpool.make_gymnasium(task_id, num_envs=1, **{key: "1,2"})
+    envpool.make_gymnasium(task_id, num_envs=1, **{key: ""}).close()
+    if "CVRP-v1" in TASKS:
+        env = envpool.make_gymnasium("CVRP-v1", num_envs=1, cvrp_max_capacity=20)
+        try:
+            assert env.spec.config.cvrp_max_capacity == 20
+            obs, _ = env.reset()
+            assert np.allclose(obs["demands"][0] * 20, np.round(obs["demands"][0] * 20))
+        finally:
+            env.close()
