@@ -23,7 +23,7 @@ ObsKind = Literal["array", "dict", "tuple"]
 OBS_KINDS: tuple[ObsKind, ...] = ("array", "dict", "tuple")
 
 DTYPES: dict[str, np.dtype] = {
-    name: np.dtype(name) for name in ("bool", "int8", "uint8", "int32", "int64", "float32", "float64")
+    name: np.dtype(name) for name in ("bool", "int8", "uint8", "int16", "int32", "int64", "float32", "float64")
 }
 """The engine's dtype names and their numpy dtypes (the one table every face uses)."""
 

@@ -71,16 +71,33 @@ def make_pettingzoo(
     return face if parallel else parallel_to_aec(face)
 
 
+MASK = "action_mask"
+"""A dict observation's entry that PettingZoo's API gives as int8 (its api_test holds ``action_mask`` to int8)."""
+
+
 def agent_space(a: ArraySpec) -> spaces.Space:
     """The space of one agent's slice of an observation entry with the agent axis first.
 
     A bool entry is a bool ``Box`` (PettingZoo's api_test holds an observation's dtype to its space's,
-    and ``MultiBinary``'s, what the vector face shows as EnvPool does, is int8).
+    and ``MultiBinary``'s, what the vector face shows as EnvPool does, is int8); a bool ``action_mask`` entry
+    is an int8 ``Box``, PettingZoo's convention.
     """
     one = dataclasses.replace(a, shape=a.shape[1:], low=a.low[0], high=a.high[0])
     if one.dtype == np.bool_:
-        return spaces.Box(0, 1, one.shape, np.bool_)
+        return spaces.Box(0, 1, one.shape, np.int8 if a.name == MASK else np.bool_)
     return array_space(one)
+
+
+def _agent_dict_space(tree: dict[str, Any]) -> spaces.Dict:
+    """A dict observation's agent space, nested dicts (``"outer.inner"`` entries) as nested ``Dict``s."""
+    return spaces.Dict({k: _agent_dict_space(v) if isinstance(v, dict) else agent_space(v) for k, v in tree.items()})
+
+
+def _agent_row(value: Any, i: int) -> Any:
+    """Agent ``i``'s copy of a batch entry of one env (``[1, A, ...]``), nested dicts entry by entry."""
+    if isinstance(value, dict):
+        return {k: _agent_row(v, i) for k, v in value.items()}
+    return value[0, i].copy()
 
 
 class _Faces(PoolOwner):
@@ -91,8 +108,8 @@ class _Faces(PoolOwner):
     def _init_faces(self, spec: EnvSpec, prefix: str, mask: bool) -> None:
         self._init_pool(spec)
         arrays = spec.arrays
-        if arrays.obs_kind == "tuple" or arrays.nested_obs:
-            raise ValueError(f"{spec.id}: PettingZoo's faces take an array or flat dict observation")
+        if arrays.obs_kind == "tuple":
+            raise ValueError(f"{spec.id}: PettingZoo's faces take an array or dict observation")
         self._arrays = arrays
         self.render_mode = spec.config["render_mode"]
         self.metadata = {
@@ -106,7 +123,7 @@ class _Faces(PoolOwner):
         obs_space: spaces.Space = (
             agent_space(arrays.obs[0])
             if arrays.obs_kind == "array"
-            else spaces.Dict({a.name: agent_space(a) for a in arrays.obs})
+            else _agent_dict_space(arrays.obs_tree)
         )
         if mask:
             n = arrays.num_actions
@@ -141,9 +158,10 @@ class _Faces(PoolOwner):
 
     def _agent_obs(self, i: int) -> Any:
         """Agent ``i``'s observation, a copy (the pool's buffers are reused)."""
-        if isinstance(self._obs, dict):
-            return {k: v[0, i].copy() for k, v in self._obs.items()}
-        return self._obs[0, i].copy()
+        obs = _agent_row(self._obs, i)
+        if isinstance(obs, dict) and MASK in obs and obs[MASK].dtype == np.bool_:
+            obs[MASK] = obs[MASK].astype(np.int8)
+        return obs
 
     def _agent_info(self, i: int) -> dict[str, Any]:
         """Agent ``i``'s info: the env's info entries (shared by its agents), as numpy values.

@@ -16,6 +16,7 @@ std::size_t dtype_size(DType dtype) {
     case DType::kBool:
     case DType::kInt8:
     case DType::kUInt8: return 1;
+    case DType::kInt16: return 2;
     case DType::kInt32:
     case DType::kFloat32: return 4;
     case DType::kInt64:
@@ -29,6 +30,7 @@ const char* dtype_name(DType dtype) {
     case DType::kBool: return "bool";
     case DType::kInt8: return "int8";
     case DType::kUInt8: return "uint8";
+    case DType::kInt16: return "int16";
     case DType::kInt32: return "int32";
     case DType::kInt64: return "int64";
     case DType::kFloat32: return "float32";

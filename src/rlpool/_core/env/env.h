@@ -25,7 +25,7 @@
 
 namespace rlpool {
 
-enum class DType : std::uint8_t { kBool, kInt8, kUInt8, kInt32, kInt64, kFloat32, kFloat64 };
+enum class DType : std::uint8_t { kBool, kInt8, kUInt8, kInt32, kInt64, kFloat32, kFloat64, kInt16 };
 
 std::size_t dtype_size(DType dtype);
 const char* dtype_name(DType dtype);

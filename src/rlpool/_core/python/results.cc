@@ -21,6 +21,7 @@ nb::dlpack::dtype to_dlpack(DType dtype) {
     case DType::kBool: return nb::dtype<bool>();
     case DType::kInt8: return nb::dtype<std::int8_t>();
     case DType::kUInt8: return nb::dtype<std::uint8_t>();
+    case DType::kInt16: return nb::dtype<std::int16_t>();
     case DType::kInt32: return nb::dtype<std::int32_t>();
     case DType::kInt64: return nb::dtype<std::int64_t>();
     case DType::kFloat32: return nb::dtype<float>();
