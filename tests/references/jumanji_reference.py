@@ -130,6 +130,8 @@ def random_masked_actions(obs: Any, rng: np.random.Generator, action_space: Any)
     a multi-discrete action (a legal combination); an env with no legal action, or no mask, gets a uniform one.
     """
     mask = obs.get("action_mask") if isinstance(obs, dict) else None
+    if mask is None and np.issubdtype(action_space.dtype, np.floating):  # a continuous action: uniform in bounds
+        return rng.uniform(action_space.low, action_space.high).astype(action_space.dtype)
     if mask is None:  # uniform over the batch space, from ``rng`` (a MultiDiscrete batches as one)
         sizes = np.asarray(action_space.nvec if hasattr(action_space, "nvec") else action_space.high + 1)
         return (rng.random(sizes.shape) * sizes).astype(np.int64)

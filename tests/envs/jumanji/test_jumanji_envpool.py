@@ -17,7 +17,11 @@ import pytest
 from envpool127 import envpool_python
 
 import rlpool.compat.envpool as envpool
-from rlpool.envs.jumanji.registration import TASKS
+from rlpool.envs.jumanji.envpool import MULTI_AGENT
+from rlpool.envs.jumanji.registration import TASKS as ALL_TASKS
+
+TASKS = {task_id: v for task_id, v in ALL_TASKS.items() if task_id not in MULTI_AGENT}
+"""The tasks this layer gives in EnvPool's form (the multi-agent ones it refuses: see the last test)."""
 
 DIFFERENT: dict[str, dict[str, object]] = {
     "CVRP-v1": {"cvrp_max_capacity": (30, 20)},  # jumanji's UniformGenerator(max_capacity=30)
@@ -118,8 +122,6 @@ def test_envpools_other_ids() -> None:
     ids = envpool.list_all_envs()
     for task_id in TASKS:
         assert f"Jumanji/{task_id}" in ids
-    if "Connector-v3" in TASKS:
-        assert "Connector-v2" in ids and "Jumanji/Connector-v2" in ids
 
 
 def test_envpool_keys_refused_or_mapped() -> None:
@@ -137,3 +139,12 @@ def test_envpool_keys_refused_or_mapped() -> None:
             assert np.allclose(obs["demands"][0] * 20, np.round(obs["demands"][0] * 20))
         finally:
             env.close()
+
+
+@pytest.mark.parametrize("task_id", sorted(set(ALL_TASKS) & set(MULTI_AGENT)) or ["none"])
+def test_multi_agent_tasks_are_refused_naming_rlpools_face(task_id: str) -> None:
+    if task_id == "none":
+        pytest.skip("no multi-agent Jumanji task is registered")
+    with pytest.raises(envpool.EnvPoolError, match="multi-agent API"):
+        envpool.make_gymnasium(task_id, num_envs=1)
+    assert f"Jumanji/{task_id}" not in envpool.list_all_envs()

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from jumanji_reference import Reference, flatten, flatten_obs, prng_key, random_masked_actions, split
+from jumanji_reference import Reference, agents_obs, flatten, flatten_obs, prng_key, random_masked_actions, split
 from lane import FULL
 
 import rlpool
@@ -23,6 +23,7 @@ pytest.importorskip("jumanji")
 TASK_REFERENCES: dict[str, tuple[str, dict[str, Any]]] = {
     "TSP-v1": ("TSP-v1", {}),
     "CVRP-v1": ("CVRP-v1", {}),
+    "MultiCVRP-v0": ("MultiCVRP-v0", {}),
     "Knapsack-v1": ("Knapsack-v1", {}),
     "Snake-v1": ("Snake-v1", {}),
     "RubiksCube-v0": ("RubiksCube-v0", {}),
@@ -39,6 +40,11 @@ TASK_REFERENCES: dict[str, tuple[str, dict[str, Any]]] = {
     "FlatPack-v0": ("FlatPack-v0", {}),
     "JobShop-v0": ("JobShop-v0", {}),
     "PacMan-v1": ("PacMan-v1", {}),
+    "SearchAndRescue-v0": ("SearchAndRescue-v0", {}),
+    "LevelBasedForaging-v0": ("LevelBasedForaging-v0", {}),
+    "RobotWarehouse-v0": ("RobotWarehouse-v0", {}),
+    "Cleaner-v0": ("Cleaner-v0", {}),
+    "Connector-v3": ("Connector-v3", {}),
 }
 """Task id -> (jumanji's id, the kwargs of jumanji.make that make it that task)."""
 
@@ -67,6 +73,13 @@ def flatten_rows(obs: Any) -> list[Any]:
     return [v for value in obs.values() for v in (value.values() if isinstance(value, dict) else [value])]
 
 
+def shared_fields(pool: Any, ours: dict[str, np.ndarray], theirs: dict[str, np.ndarray]) -> tuple[str, ...]:
+    """A multi-agent task's fields that jumanji gives once and rlpool repeats per agent: shape (A, *jumanji's)."""
+    agents = pool.spec.arrays.num_agents
+    return tuple(name for name, value in theirs.items()
+                 if agents and ours[name].shape == (agents, *np.shape(value)))
+
+
 @pytest.mark.skipif(not FULL, reason="the default lane's reset keys are each env's own file's (its lockstep runs)")
 @pytest.mark.parametrize("task_id", sorted(TASKS))
 def test_reset_keys_give_jumanjis_instances(task_id: str) -> None:
@@ -81,11 +94,11 @@ def test_reset_keys_give_jumanjis_instances(task_id: str) -> None:
         for i in range(n):
             key = prng_key(123 + i)
             theirs = flatten(ref.reset(key)[1].observation)
-            ours = flatten_obs(obs, i)
+            ours = agents_obs(obs, i, shared_fields(pool, flatten_obs(obs, i), theirs))
             for name, value in theirs.items():
                 assert np.array_equal(ours[name], value), (task_id, i, name)
             theirs = flatten(ref.reset(split(key)[1])[1].observation)
-            ours = flatten_obs(again, i)
+            ours = agents_obs(again, i, shared_fields(pool, flatten_obs(again, i), theirs))
             for name, value in theirs.items():
                 assert np.array_equal(ours[name], value), (task_id, i, "second reset", name)
     finally:
@@ -118,7 +131,8 @@ def test_saved_state_plays_on_the_same(task_id: str) -> None:
             obs, reward, terminated, truncated, _ = pool.step(action)
             for value in flatten_rows(obs):
                 assert np.array_equal(value[0], value[1])
-            assert reward[0] == reward[1] and terminated[0] == terminated[1] and truncated[0] == truncated[1]
+            for flags in (reward, terminated, truncated):  # per agent in a multi-agent task
+                assert np.array_equal(flags[0], flags[1])
         with pytest.raises(ValueError):
             pool.set_state(0, blob[:-1])
         with pytest.raises(ValueError):
@@ -134,6 +148,11 @@ def test_bad_actions_are_refused(task_id: str) -> None:
     try:
         pool.reset()
         space = pool.single_action_space
+        if np.issubdtype(space.dtype, np.floating):  # a continuous action: clipped as jumanji does; NaN refused
+            with pytest.raises(ValueError, match="not finite"):
+                pool.step(np.full((2, *space.shape), np.nan, space.dtype))
+            pool.step(np.zeros((2, *space.shape), space.dtype))  # still usable
+            return
         nvec = np.asarray(getattr(space, "nvec", [getattr(space, "n", 0)]))
         bad = np.zeros((2, *space.shape), np.int64)
         bad.reshape(2, -1)[1, -1] = int(nvec.reshape(-1)[-1])

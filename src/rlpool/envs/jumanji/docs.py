@@ -296,6 +296,163 @@ steps (4000), which jumanji counts a termination. The engine's time limit (the s
 that step truncated as well.""",
 ))
 
+# -- multi-agent: Cleaner, Connector
+
+ENVS.append(EnvDoc(
+    title="Cleaner",
+    env_types=("JumanjiCleaner",),
+    summary="""jumanji's Cleaner: 3 agents, all starting in the top-left square of a 10 x 10 maze (recursive
+division), clean its dirty squares by walking over them. A multi-agent env: an action per agent, every
+observation entry with the agent axis first.""",
+    observation_text="""`grid` (int8, agents x rows x cols): 0 dirty, 1 clean, 2 wall, the same on every agent's
+row; `agents_locations` (int32, agents x 2): each agent's (row, col); `action_mask` (bool, agents x 4): each
+agent's moves that stay on the grid and off the walls; `step_count` (int32, agents), the same for all. Info:
+`ratio_dirty_tiles` (float32) and `num_dirty_tiles` (int32), jumanji's extras.""",
+    action_text="""One move per agent: 0 up, 1 right, 2 down, 3 left. A move its mask refuses leaves that agent
+where it is and ends the episode.""",
+    reward="""One reward shared by every agent: the number of squares cleaned this step minus
+`penalty_per_timestep` (0.5), float32.""",
+    starting_state=_START + """ The maze by recursive division (jumanji's maze_generation), every open square
+dirty but the top-left one, where all agents start.""",
+    termination="""For all agents at once: every square clean, a move a mask refuses, or `time_limit` steps
+(num_rows * num_cols = 100 by default), which jumanji counts a termination. The engine's time limit (the same
+number of steps) marks that step truncated as well.""",
+))
+
+ENVS.append(EnvDoc(
+    title="Connector",
+    env_types=("JumanjiConnector",),
+    summary="""jumanji's Connector: 10 agents on a 10 x 10 grid each walk from their start to their target; every
+square an agent leaves becomes its path, which no agent may enter. A multi-agent env: an action and a reward
+per agent, every observation entry with the agent axis first. EnvPool's `Connector-v2` is this task.""",
+    observation_text="""`grid` (int32, agents x size x size), the same on every agent's row: 0 empty, and for
+agent `i` `3i + 1` its path, `3i + 2` its position, `3i + 3` its target; `action_mask` (bool, agents x 5):
+each agent's no-op (always) and the moves onto an empty square or its own target, none once connected;
+`step_count` (int32, agents), the same for all. Info: `num_connections` (int32), `ratio_connections`
+(float32) and `total_path_length` (int32), jumanji's extras.""",
+    action_text="""One action per agent: 0 no-op, 1 up, 2 right, 3 down, 4 left. A move its mask refuses is a
+no-op; two agents moving onto one square: the one with the lower id stays where it was.""",
+    reward="""Per agent (float32): 1 on the step it reaches its target, and -0.03 every step it starts not
+connected.""",
+    starting_state=_START + """ jumanji's RandomWalkGenerator: agent by agent a start on a free square that is
+not surrounded and a first step next to it, then all agents walk at once (up to int(1.5 * size) steps, moves
+weighted by a softmax away from the start) while any can move; where each walk ends is its agent's target, and
+the agents stand on their starts.""",
+    termination="""For all agents at once: every agent connected or without a legal move (a termination), or
+`time_limit` steps (50), a truncation.""",
+))
+
+
+# -- multi-agent: LevelBasedForaging, RobotWarehouse
+
+ENVS.append(EnvDoc(
+    title="LevelBasedForaging",
+    env_types=("JumanjiLevelBasedForaging",),
+    summary="""jumanji's LevelBasedForaging: 2 agents with levels walk an 8 x 8 grid and load its 2 food items
+together: a food is eaten when the levels of the agents loading next to it add up to its level. A multi-agent
+env: an action per agent, every observation entry with the agent axis first.""",
+    observation_text="""`agents_view` (int32, agents x 3 (num_food + agents), jumanji's VectorObserver): for each
+agent, (row, col, level) of every food, then of itself, then of the other agents, positions relative to its
+field of view (fov, 8: the whole grid), (-1, -1, 0) for one out of view or eaten; with `grid_observation`, the
+GridObserver's (agents x 3 x (2 fov + 1) x (2 fov + 1)) windows of agent levels, food levels and free squares.
+`action_mask` (bool, agents x 6): moves onto a free square in the grid, and load next to an uneaten food;
+`step_count` (int32, agents), the same for all. Info: `percent_eaten` (float32), jumanji's extra.""",
+    action_text="""One action per agent: 0 no-op, 1 up, 2 down, 3 left, 4 right, 5 load. A move off the grid,
+onto a food or onto another agent's square leaves the agent where it is, as do moves of several agents onto one
+square.""",
+    reward="""Per agent, float32: for each food eaten this step, the agent's level times the food's level, divided
+by (the sum of the loaders' levels x the total food level) (`normalize_reward`), so all the food is worth 1;
+less `penalty` (0) for every agent where a food's loaders fall short.""",
+    starting_state=_START + """ Foods off the edge, no two adjacent; agents on distinct squares outside the rows
+jumanji's generator masks; agent levels uniform 1..2; each food's level the sum of the agents' levels
+(`force_coop`).""",
+    termination="""For all agents at once: every food eaten (a termination), or `time_limit` (100) steps, a
+truncation.""",
+))
+
+ENVS.append(EnvDoc(
+    title="RobotWarehouse",
+    env_types=("JumanjiRobotWarehouse",),
+    summary="""jumanji's RobotWarehouse: 4 robots drive a 20 x 10 warehouse floor of 80 shelves (2 x 3 clusters 8
+high), carry requested shelves to the two goal squares at the bottom and bring them back. A multi-agent env:
+an action per agent, every observation entry with the agent axis first.""",
+    observation_text="""`agents_view` (int32, agents x 66 for `sensor_range` 1): each robot's row, column,
+carrying flag, one-hot direction and highway flag, then for every other square of its (2 r + 1)^2 window a robot
+flag and that robot's one-hot direction (its own square skipped), then per square a shelf flag and whether it is
+requested; `action_mask` (bool, agents x 5): a forward carrying a shelf onto another shelf refused;
+`step_count` (int32, agents), the same for all.""",
+    action_text="""One action per robot: 0 no-op, 1 forward, 2 turn left, 3 turn right, 4 toggle load. An action
+the mask refuses is a no-op; robots act in order; a no-op or toggle of a robot carrying a shelf off the highways
+puts the shelf down.""",
+    reward="""One reward shared by every robot (float32): 1 per goal square holding a requested shelf this step;
+that shelf then leaves the request queue for one drawn uniformly from the others (from the State's key).""",
+    starting_state=_START + """ Robots on distinct uniform squares, facing uniform directions, carrying
+nothing; every shelf at its place; the request queue `request_queue_size` (8) distinct uniform shelves.""",
+    termination="""For all robots at once: two robots on one square (a collision), or `time_limit` (500) steps,
+which jumanji counts a termination. The engine's time limit (the same number of steps) marks that step
+truncated as well.""",
+))
+
+
+# -- multi-agent: MultiCVRP, MMST
+
+ENVS.append(EnvDoc(
+    title="MultiCVRP",
+    env_types=("JumanjiMultiCVRP",),
+    summary="""jumanji's MultiCVRP (vehicle routing with soft time windows): 2 vehicles of capacity 60 leave a
+depot (node 0) on a 10 x 10 map to serve 20 customers, moving at once. A multi-agent env: the vehicles are the
+agents, an action per vehicle, every observation entry with the agent axis first.""",
+    observation_text="""The same on every vehicle's row: `nodes.coordinates` (float32, (num_customers + 1) x 2,
+the depot first), `nodes.demands` (int32; jumanji's int16): what each node still wants, 0 once served;
+`windows.start`, `windows.end` (float32): each customer's time window; `coeffs.early`, `coeffs.late` (float32):
+its penalty per unit of time early or late. Each vehicle's own: `vehicles.coordinates` (float32, 2),
+`vehicles.local_times` (float32): the distance it has driven, `vehicles.capacities` (int32; jumanji's int16):
+what it can still load, `action_mask` (bool, num_customers + 1): the customers with demand its capacity covers,
+and the depot.""",
+    action_text="""The node each vehicle drives to, 0 (the depot, which refills it) .. num_customers. A node
+without demand or beyond the vehicle's capacity sends it to the depot instead, and of vehicles picking the same
+node only the first (lowest index) gets it; the others go to the depot.""",
+    reward="""One reward, every vehicle's (float32): minus the distance the vehicles drove this step, minus the
+time penalties they took at the nodes they reached (early: window start less arrival time, times the node's
+early coefficient; late: arrival less window end, times its late coefficient). On the step past 2 *
+num_customers steps, instead: minus twice the depot's distance to every customer with demand left, minus the
+time penalties of reaching them at the vehicles' mean time plus that distance.""",
+    starting_state=_START + """ Coordinates uniform on [0, 10); demands uniform integers 0..9 (the depot's 0)
+scaled to the vehicles' total capacity (times 120 over their sum, truncated), at most 10; window starts
+uniform on [0, 10), ends 20 later; early coefficients uniform on [0, 0.2), late on [0, 1) (the depot's 0).
+Every vehicle full, at the depot.""",
+    termination="""Every demand served with every vehicle back at the depot, or step 2 * num_customers (40),
+after which jumanji's step count passes its limit: both terminations, for every vehicle at once. The engine's
+time limit (40 steps, EnvPool's) marks that last step truncated as well.""",
+))
+
+
+# -- multi-agent: SearchAndRescue
+
+ENVS.append(EnvDoc(
+    title="SearchAndRescue",
+    env_types=("JumanjiSearchAndRescue",),
+    summary="""jumanji's SearchAndRescue: 2 searchers, steered by continuous [rotation, acceleration] actions,
+look for 40 targets that drift by a random walk on the unit square with wrapped edges. A multi-agent env: an
+action per searcher, every observation entry with the agent axis first.""",
+    observation_text="""`searcher_views` (float32, agents x 3 x 128): each searcher's 128 rays over its view cone
+(+-0.4 pi about its heading): channel 0 the other searchers within 0.4, channel 1 the found and channel 2 the
+unfound targets within 0.1, each ray the distance (over the range) to the nearest one it crosses, -1 for none;
+`targets_remaining` (float32, agents): the share of targets not yet found, the same for all; `step` (int32,
+agents), the same for all; `positions` (float32, agents x 2): each searcher's position.""",
+    action_text="""Box(-1, 1, (agents, 2), float32): per searcher, the rotation (times searcher_max_rotate x pi,
+0.25 pi) and the acceleration (times searcher_max_accelerate, 0.005; the speed kept in 0.005..0.02). Values
+outside the box are clipped, as jumanji does; non-finite ones are refused.""",
+    reward="""Per searcher (float32): 1 for each target it finds this step (within target_contact_range, 0.02,
+and inside its view cone, not found before), split equally between the searchers finding it in the same step,
+times (time_limit - step) / time_limit.""",
+    starting_state=_START + """ Searchers at uniform positions with uniform headings and speeds in
+[min_speed, max_speed); targets at uniform positions, at rest, none found.""",
+    termination="""Every target found, or `time_limit` (400) steps, which jumanji counts a termination, for
+every searcher at once. The engine's time limit (the same 400 steps) marks that last step truncated as well.""",
+))
+
+
 def reference_doc() -> FamilyDoc:
     """The hand-written text of docs/envs/jumanji.md (see ``rlpool.tools.docgen``)."""
     return FamilyDoc(
@@ -316,8 +473,15 @@ step by step from the same key. `terminated` is jumanji's termination, `truncate
 jumanji ends an episode at its own time limit with a termination (Snake, RubiksCube, ...) and that is also the
 task's `max_episode_steps`, the step has both flags, as gymnasium's `TimeLimit` gives them.
 
-Not here yet: jumanji's multi-agent envs (Cleaner, Connector, LevelBasedForaging, MMST, MultiCVRP,
-RobotWarehouse, SearchAndRescue) and Sokoban, whose levels jumanji downloads from a hub at run time.
+The multi-agent envs (Cleaner, Connector, LevelBasedForaging, MultiCVRP, RobotWarehouse, SearchAndRescue,
+whose actions are continuous) are on rlpool's
+multi-agent API (docs/multi_agent.md): actions `[N, A]`, rewards and flags `[N, A]` (jumanji's per-agent reward
+where it has one, else its one reward on every agent), and every observation entry with the agent axis:
+a field jumanji gives per agent (`agents_view`, `action_mask`, ...) split over it, a field it gives once for
+all (`grid`, `step_count`, ...) repeated on every agent's row. EnvPool 1.2.7 gives these tasks as one agent
+with a vector action and one reward, a form rlpool's EnvPool layer refuses for now. Not here yet: MMST and
+Sokoban (whose levels jumanji downloads from a hub at run time; neither its wheel nor
+any package on PyPI holds them).
 Where EnvPool 1.2.7's defaults differ from jumanji's (CVRP's capacity 20 against 30, RubiksCube-partly-scrambled's
 20 scrambles against 7), rlpool follows jumanji (docs/correctness.md).
 """,

@@ -1,15 +1,16 @@
 """The Jumanji tasks through ``rlpool.compat.envpool``: EnvPool 1.2.7's ids, config and action spaces.
 
-EnvPool also names each task ``Jumanji/<id>``, and ``Connector-v3`` also ``Connector-v2``. Its config has,
-per task, keys for an instance given from outside (``tsp_coordinates``, ...: EnvPool's way to start from
-jumanji's state, which rlpool's ``set_state`` covers) and for replays its renderer draws, all empty by
-default, plus a few generator parameters. An empty key is accepted empty and refused otherwise; a parameter
-with an rlpool option (``_OPTIONS``) sets that option; any other is taken at EnvPool's value only. The config
-is reported with EnvPool's keys in its order, at rlpool's values: jumanji's, where EnvPool 1.2.7's differ
-(``cvrp_max_capacity`` 30, not EnvPool's 20; ``RubiksCube-partly-scrambled-v0``'s
+EnvPool also names each task ``Jumanji/<id>``. Its config has, per task, keys for an instance given from outside
+(``tsp_coordinates``, ...: EnvPool's way to start from jumanji's state, which rlpool's ``set_state`` covers) and
+for replays its renderer draws, all empty by default, plus a few generator parameters. An empty key is accepted
+empty and refused otherwise; a parameter with an rlpool option (``_OPTIONS``) sets that option; any other is taken
+at EnvPool's value only. The config is reported with EnvPool's keys in its order, at rlpool's values: jumanji's,
+where EnvPool 1.2.7's differ (``cvrp_max_capacity`` 30, not EnvPool's 20; ``RubiksCube-partly-scrambled-v0``'s
 ``rubiks_cube_num_scrambles`` 7, jumanji's registration, not EnvPool's 20); pass EnvPool's value to get its
-instances' sizes. EnvPool gives a multi-discrete action space (BinPack's ``[ems, item]``) as an int32 ``Box``
-of the choices' ranges, and so does this layer.
+instances' sizes. EnvPool gives a multi-discrete action space (BinPack's ``[ems, item]``) as an int32 ``Box`` of
+the choices' ranges, and so does this layer. The multi-agent tasks (``MULTI_AGENT``), which EnvPool 1.2.7 gives as
+one agent, are refused here for now, naming rlpool's multi-agent face, and so is EnvPool's ``Connector-v2``
+spelling.
 """
 
 from __future__ import annotations
@@ -75,6 +76,11 @@ _CONFIG: dict[str, tuple[str, str]] = {
 """EnvPool 1.2.7's Jumanji config keys after its pool keys, per task: (their common prefix, the rest in order;
 ``name=value`` for a key with a value, a bare name for one that is empty by default)."""
 
+MULTI_AGENT = ("Cleaner-v0", "Connector-v3", "LevelBasedForaging-v0", "MMST-v0", "MultiCVRP-v0", "RobotWarehouse-v0",
+               "SearchAndRescue-v0")
+"""Tasks on rlpool's multi-agent API that EnvPool 1.2.7 gives as one agent (a vector action, one reward): this
+layer does not have that form yet and refuses them, naming rlpool's own face."""
+
 _OPTIONS: dict[str, dict[str, str]] = {
     "CVRP-v1": {"cvrp_max_capacity": "max_capacity"},
     "Knapsack-v1": {"knapsack_total_budget": "total_budget"},
@@ -106,6 +112,10 @@ class JumanjiLayout(FamilyLayout):
 
     def options(self, opts: dict[str, Any]) -> dict[str, Any]:
         """EnvPool's keys -> rlpool's options, or checked against their only value here and dropped."""
+        if self.task_id in MULTI_AGENT:
+            raise EnvPoolError(f"{self.task_id}: EnvPool 1.2.7 gives it as one agent with a vector action and one "
+                               "reward, a form rlpool's EnvPool layer does not have yet; rlpool.make gives it on "
+                               "rlpool's multi-agent API (docs/multi_agent.md)")
         opts = dict(opts)
         for key, default in self.keys.items():
             if key not in opts:
@@ -162,5 +172,4 @@ def _layout(task_id: str, env_type: str) -> FamilyLayout | None:
     return _LAYOUTS.get(resolve_alias(task_id)[0])
 
 
-register_ids({**{f"Jumanji/{task_id}": (task_id, {}) for task_id in TASKS},
-              "Connector-v2": ("Connector-v3", {}), "Jumanji/Connector-v2": ("Connector-v3", {})})
+register_ids({f"Jumanji/{task_id}": (task_id, {}) for task_id in TASKS if task_id not in MULTI_AGENT})

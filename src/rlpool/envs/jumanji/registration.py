@@ -25,6 +25,7 @@ TASKS: dict[str, tuple[str, int, dict[str, Any]]] = {
     "Game2048-v1": ("JumanjiGame2048", 1000, {}),
     "TSP-v1": ("JumanjiTSP", 20, {}),
     "CVRP-v1": ("JumanjiCVRP", 40, {}),
+    "MultiCVRP-v0": ("JumanjiMultiCVRP", 40, {}),
     "Knapsack-v1": ("JumanjiKnapsack", 50, {}),
     "BinPack-v2": ("JumanjiBinPack", 20, {}),
     "JobShop-v0": ("JumanjiJobShop", 1000, {}),
@@ -32,6 +33,11 @@ TASKS: dict[str, tuple[str, int, dict[str, Any]]] = {
     "Tetris-v0": ("JumanjiTetris", 400, {}),
     "FlatPack-v0": ("JumanjiFlatPack", 25, {}),
     "PacMan-v1": ("JumanjiPacMan", 1000, {"prepare": pac_man_data.prepare}),
+    "SearchAndRescue-v0": ("JumanjiSearchAndRescue", 400, {}),
+    "LevelBasedForaging-v0": ("JumanjiLevelBasedForaging", 100, {}),
+    "RobotWarehouse-v0": ("JumanjiRobotWarehouse", 500, {}),
+    "Cleaner-v0": ("JumanjiCleaner", 100, {}),
+    "Connector-v3": ("JumanjiConnector", 50, {}),
 }
 """Task id -> (env type, max_episode_steps, the env type's options that make it this task)."""
 
