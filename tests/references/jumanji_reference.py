@@ -13,9 +13,10 @@ builds from jumanji's ``State``), for states a random policy rarely reaches.
 What the tasks' test files share besides: ``lockstep_extras`` (lockstep with ``info`` beside jumanji's
 ``timestep.extras``), ``state_blob`` / ``key_bytes`` / ``patched`` (state blobs built from jumanji's
 ``State``), ``check_refused_blobs`` / ``check_saved_states`` / ``check_caught`` (the checks of set_state,
-get_state and a planted difference), ``played_steps`` (a pool's own steps, for its time limit),
-``legal_walk`` / ``random_legal_moves`` (jumanji states a few random legal moves in) and the policy
-``sometimes_any``.
+get_state and a planted difference), ``check_reset_keys`` (reset observations from the pool's keys),
+``check_copied_state_plays_on`` (a state copied between envs), ``check_refused_options``, ``played_steps``
+(a pool's own steps, for its time limit), ``legal_walk`` / ``random_legal_moves`` (jumanji states a few random
+legal moves in) and the policy ``sometimes_any``.
 """
 
 from __future__ import annotations
@@ -429,5 +430,62 @@ def played_steps(task_id: str, policy: Policy, steps: int, *, seed: int, num_env
         for t in range(steps):
             obs, reward, terminated, truncated, info = pool.step(policy(obs, rng, pool.action_space))
             yield t, obs, reward, terminated, truncated, info
+    finally:
+        pool.close()
+
+
+def check_reset_keys(task_id: str, ref: Reference, n: int, seed: int, shared: tuple[str, ...] = (),
+                     **options: Any) -> None:
+    """The first observation of env i of a pool of ``n`` seeded ``seed`` is jumanji's reset(PRNGKey(seed + i)), the
+    second reset's that of split's second key: every field, dtype and value (the family test's check; ``shared``:
+    the fields repeated on every agent's row, taken as agent 0's copy, as in ``lockstep``)."""
+    pool = rlpool.make(task_id, num_envs=n, seed=seed, **options)
+    try:
+        first, _ = pool.reset()
+        second, _ = pool.reset()
+        for i in range(n):
+            key = prng_key(seed + i)
+            for obs, k, what in ((first, key, "reset"), (second, split(key)[1], "second reset")):
+                theirs = flatten(ref.reset(k)[1].observation)
+                ours = agents_obs(obs, i, shared) if shared else flatten_obs(obs, i)
+                assert set(ours) == set(theirs)
+                for name, value in theirs.items():
+                    assert ours[name].dtype == value.dtype and np.array_equal(ours[name], value), (i, what, name)
+    finally:
+        pool.close()
+
+
+def check_refused_options(task_id: str, bad: Mapping[str, Mapping[str, Any]]) -> None:
+    """Each entry of ``bad`` (a pattern -> options) makes ``rlpool.make(task_id, num_envs=1, **options)`` raise a
+    ValueError matching the pattern."""
+    for pattern, options in bad.items():
+        with pytest.raises(ValueError, match=pattern):
+            rlpool.make(task_id, num_envs=1, **options)
+
+
+def check_copied_state_plays_on(task_id: str, *, warmup: int, steps: int, policy: Policy | None = None, seed: int = 9,
+                                **options: Any) -> None:
+    """A state saved mid-episode (env 0 of a two-env pool after ``warmup`` steps of ``policy``, default
+    ``random_masked_actions``, drawing from ``default_rng(1)``) and put into env 1 plays on as the original for
+    ``steps`` steps with the same actions: every observation field, reward and flag (per agent) the same."""
+    policy = policy or random_masked_actions
+    pool = rlpool.make(task_id, num_envs=2, seed=seed, **options)
+    rng = np.random.default_rng(1)
+    try:
+        obs, _ = pool.reset()
+        for _ in range(warmup):
+            obs, *_ = pool.step(policy(obs, rng, pool.action_space))
+        blob = pool.get_state(0)
+        pool.set_state(1, blob)
+        assert pool.get_state(1) == blob
+        for t in range(steps):
+            actions = policy(obs, rng, pool.action_space)
+            actions[1] = actions[0]
+            obs, reward, terminated, truncated, _ = pool.step(actions)
+            copy = flatten_obs(obs, 1)
+            for name, value in flatten_obs(obs, 0).items():
+                assert np.array_equal(value, copy[name]), (t, name)
+            for name, value in (("reward", reward), ("terminated", terminated), ("truncated", truncated)):
+                assert np.array_equal(value[0], value[1]), (t, name)
     finally:
         pool.close()

@@ -24,6 +24,7 @@ from jumanji_reference import (  # noqa: E402
     Reference,
     check_caught,
     check_refused_blobs,
+    check_refused_options,
     check_saved_states,
     flatten,
     flatten_obs,
@@ -234,12 +235,11 @@ def test_bad_state_blobs_are_refused() -> None:
 
 
 def test_bad_options_are_refused() -> None:
-    with pytest.raises(ValueError, match="grid_size"):
-        rlpool.make(TASK, num_envs=1, grid_size=1)
-    with pytest.raises(ValueError, match="num_agents"):
-        rlpool.make(TASK, num_envs=1, grid_size=4, num_agents=9)
-    with pytest.raises(ValueError, match="time_limit"):
-        rlpool.make(TASK, num_envs=1, time_limit=0)
+    check_refused_options(TASK, {
+        "grid_size": dict(grid_size=1),
+        "num_agents": dict(grid_size=4, num_agents=9),
+        "time_limit": dict(time_limit=0),
+    })
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")

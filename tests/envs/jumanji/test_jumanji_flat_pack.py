@@ -15,10 +15,19 @@ import pytest
 
 pytest.importorskip("jumanji")
 
-from jumanji_reference import Mismatch, Reference, lockstep, prng_key, run_from_state  # noqa: E402
+from jumanji_reference import (  # noqa: E402
+    Mismatch,
+    Reference,
+    check_refused_blobs,
+    check_refused_options,
+    check_saved_states,
+    lockstep,
+    patched,
+    prng_key,
+    reset_state,
+    run_from_state,
+)
 from lane import FULL  # noqa: E402
-
-import rlpool  # noqa: E402
 
 TASK = "FlatPack-v0"
 BLOCKS, ROWS, COLS = 25, 11, 11
@@ -80,15 +89,7 @@ def test_lockstep_whole_episodes() -> None:
 
 def test_saved_state_is_jumanjis_state() -> None:
     """get_state after a reset is the env's key followed by jumanji's reset State, field by field."""
-    reference = ref()
-    pool = rlpool.make(TASK, num_envs=3, seed=7)
-    try:
-        pool.reset()
-        for i in range(3):
-            state, _ = reference.reset(prng_key(7 + i))
-            assert pool.get_state(i) == encode(state, (0, 7 + i))
-    finally:
-        pool.close()
+    check_saved_states(TASK, ref(), encode, seed=7, num_envs=3)
 
 
 def test_the_states_action_mask_decides() -> None:
@@ -129,33 +130,21 @@ def test_a_planted_difference_is_caught() -> None:
     (STEP_COUNT_AT, 26, "step_count"),
 ])
 def test_bad_state_fields_are_refused(offset: int, value: int, field: str) -> None:
-    pool = rlpool.make(TASK, num_envs=1, seed=0)
-    try:
-        pool.reset()
-        good = pool.get_state(0)
-        blob = bytearray(good)
-        blob[offset:offset + 4] = np.int32(value).tobytes()
-        with pytest.raises(ValueError, match=field):
-            pool.set_state(0, bytes(blob))
-        for at, name in ((MASK_AT + 100, "action_mask"), (PLACED_AT + 3, "placed_blocks")):
-            blob = bytearray(good)
-            blob[at] = 2
-            with pytest.raises(ValueError, match=name):
-                pool.set_state(0, bytes(blob))
-        with pytest.raises(ValueError, match="key"):
-            pool.set_state(0, good[:-1])
-        with pytest.raises(ValueError, match="FlatPack"):
-            pool.set_state(0, good + b"\0")
-        assert pool.get_state(0) == good
-    finally:
-        pool.close()
+    good = reset_state(TASK, seed=0)
+    check_refused_blobs(TASK, good, {
+        field: patched(good, offset, np.int32(value).tobytes()),
+        "action_mask": patched(good, MASK_AT + 100, b"\x02"),
+        "placed_blocks": patched(good, PLACED_AT + 3, b"\x02"),
+        "key": good[:-1],
+        "FlatPack": good + b"\0",
+    })
 
 
 def test_bad_options_are_refused() -> None:
-    with pytest.raises(ValueError, match="num_row_blocks"):
-        rlpool.make(TASK, num_envs=1, num_row_blocks=0)
-    with pytest.raises(ValueError, match="num_col_blocks"):
-        rlpool.make(TASK, num_envs=1, num_col_blocks=17)
+    check_refused_options(TASK, {
+        "num_row_blocks": dict(num_row_blocks=0),
+        "num_col_blocks": dict(num_col_blocks=17),
+    })
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")

@@ -17,10 +17,19 @@ import pytest
 
 pytest.importorskip("jumanji")
 
-from jumanji_reference import Mismatch, Reference, lockstep, prng_key, run_from_state  # noqa: E402
+from jumanji_reference import (  # noqa: E402
+    Mismatch,
+    Reference,
+    check_refused_blobs,
+    check_refused_options,
+    check_saved_states,
+    lockstep,
+    patched,
+    prng_key,
+    reset_state,
+    run_from_state,
+)
 from lane import FULL  # noqa: E402
-
-import rlpool  # noqa: E402
 
 TASK = "Maze-v0"
 MOVES = ((-1, 0), (0, 1), (1, 0), (0, -1))
@@ -111,15 +120,7 @@ def test_lockstep_whole_episodes() -> None:
 
 def test_saved_state_is_jumanjis_state() -> None:
     """get_state after a reset is the env's key followed by jumanji's reset State, field by field."""
-    reference = ref()
-    pool = rlpool.make(TASK, num_envs=3, seed=7)
-    try:
-        pool.reset()
-        for i in range(3):
-            state, _ = reference.reset(prng_key(7 + i))
-            assert pool.get_state(i) == encode(state, (0, 7 + i))
-    finally:
-        pool.close()
+    check_saved_states(TASK, ref(), encode, seed=7, num_envs=3)
 
 
 def test_walled_in_agent_ends_the_episode() -> None:
@@ -179,33 +180,21 @@ def test_a_planted_difference_is_caught() -> None:
     (STEP_COUNT_AT, -1, "step_count"),
 ])
 def test_bad_state_fields_are_refused(offset: int, value: int, field: str) -> None:
-    pool = rlpool.make(TASK, num_envs=1, seed=0)
-    try:
-        pool.reset()
-        good = pool.get_state(0)
-        blob = bytearray(good)
-        blob[offset:offset + 4] = np.int32(value).tobytes()
-        with pytest.raises(ValueError, match=field):
-            pool.set_state(0, bytes(blob))
-        for at, name in ((8 + 17, "walls"), (MASK_AT + 2, "action_mask")):
-            blob = bytearray(good)
-            blob[at] = 2
-            with pytest.raises(ValueError, match=name):
-                pool.set_state(0, bytes(blob))
-        with pytest.raises(ValueError, match="key"):
-            pool.set_state(0, good[:-1])
-        with pytest.raises(ValueError, match="Maze"):
-            pool.set_state(0, good + b"\0")
-        assert pool.get_state(0) == good
-    finally:
-        pool.close()
+    good = reset_state(TASK, seed=0)
+    check_refused_blobs(TASK, good, {
+        field: patched(good, offset, np.int32(value).tobytes()),
+        "walls": patched(good, 8 + 17, b"\x02"),
+        "action_mask": patched(good, MASK_AT + 2, b"\x02"),
+        "key": good[:-1],
+        "Maze": good + b"\0",
+    })
 
 
 def test_bad_options_are_refused() -> None:
-    with pytest.raises(ValueError, match="num_rows"):
-        rlpool.make(TASK, num_envs=1, num_rows=1)
-    with pytest.raises(ValueError, match="time_limit"):
-        rlpool.make(TASK, num_envs=1, time_limit=-1)
+    check_refused_options(TASK, {
+        "num_rows": dict(num_rows=1),
+        "time_limit": dict(time_limit=-1),
+    })
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")

@@ -21,8 +21,6 @@ pytest.importorskip("jumanji")
 import jumanji_reference as jr  # noqa: E402
 from lane import FULL  # noqa: E402
 
-import rlpool  # noqa: E402
-
 TASK = "MultiCVRP-v0"
 SHARED = ("nodes.coordinates", "nodes.demands", "windows.start", "windows.end", "coeffs.early", "coeffs.late")
 """The fields jumanji gives once for all vehicles, repeated on every vehicle's row in rlpool."""
@@ -128,43 +126,12 @@ def test_reset_keys_give_jumanjis_instances() -> None:
     """The first observation of env i of a pool seeded s is jumanji's reset(PRNGKey(s + i)), the second
     reset's split's (the family test's check, with the shared fields taken once; 1,000 envs in the full
     lane)."""
-    ref = reference()
-    n = 1000 if FULL else 24
-    pool = rlpool.make(TASK, num_envs=n, seed=123)
-    try:
-        first, _ = pool.reset()
-        second, _ = pool.reset()
-        for i in range(n):
-            key = jr.prng_key(123 + i)
-            for obs, k in ((first, key), (second, jr.split(key)[1])):
-                ours = jr.agents_obs(obs, i, SHARED)
-                theirs = jr.flatten(ref.reset(k)[1].observation)
-                assert set(ours) == set(theirs)
-                for name, value in theirs.items():
-                    assert ours[name].dtype == value.dtype and np.array_equal(ours[name], value), (i, name)
-    finally:
-        pool.close()
+    jr.check_reset_keys(TASK, reference(), 1000 if FULL else 24, 123, SHARED)
 
 
 def test_saved_state_plays_on_the_same() -> None:
     """A state copied into another env of the pool plays on as the original, per vehicle."""
-    pool = rlpool.make(TASK, num_envs=2, seed=9)
-    rng = np.random.default_rng(1)
-    try:
-        obs, _ = pool.reset()
-        for _ in range(3):
-            obs, *_ = pool.step(jr.random_masked_actions(obs, rng, pool.action_space))
-        pool.set_state(1, pool.get_state(0))
-        for _ in range(8):
-            action = jr.random_masked_actions(obs, rng, pool.action_space)
-            action[1] = action[0]
-            obs, reward, terminated, truncated, _ = pool.step(action)
-            ours = jr.flatten_obs(obs, 0)
-            assert all(np.array_equal(value, jr.flatten_obs(obs, 1)[name]) for name, value in ours.items())
-            assert np.array_equal(reward[0], reward[1]) and np.array_equal(terminated[0], terminated[1])
-            assert np.array_equal(truncated[0], truncated[1])
-    finally:
-        pool.close()
+    jr.check_copied_state_plays_on(TASK, warmup=3, steps=8)
 
 
 def test_from_jumanji_states() -> None:

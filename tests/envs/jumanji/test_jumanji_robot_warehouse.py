@@ -20,8 +20,6 @@ pytest.importorskip("jumanji")
 import jumanji_reference as jr  # noqa: E402
 from lane import FULL  # noqa: E402
 
-import rlpool  # noqa: E402
-
 TASK = "RobotWarehouse-v0"
 SHARED = ("step_count",)
 H, W, A, S, Q = 20, 10, 4, 80, 8  # the default warehouse: its height, width, robots, shelves, request queue
@@ -111,32 +109,13 @@ def test_random_actions() -> None:
     assert stats.steps >= 300
 
 
-def check_reset_keys(reference: jr.Reference, n: int, seed: int) -> None:
-    """The first observation of env i of a pool seeded ``seed`` is jumanji's reset(PRNGKey(seed + i)), the second
-    reset's that of split's second key (the family test's check, with the shared fields taken as agent 0's copy)."""
-    pool = rlpool.make(TASK, num_envs=n, seed=seed)
-    try:
-        first, _ = pool.reset()
-        second, _ = pool.reset()
-        for i in range(n):
-            key = jr.prng_key(seed + i)
-            for obs, k, what in ((first, key, "reset"), (second, jr.split(key)[1], "second reset")):
-                theirs = jr.flatten(reference.reset(k)[1].observation)
-                ours = jr.agents_obs(obs, i, SHARED)
-                assert set(ours) == set(theirs)
-                for name, value in theirs.items():
-                    assert ours[name].dtype == value.dtype and np.array_equal(ours[name], value), (i, what, name)
-    finally:
-        pool.close()
-
-
 def test_reset_keys() -> None:
-    check_reset_keys(ref(), 50, 123)
+    jr.check_reset_keys(TASK, ref(), 50, 123, SHARED)
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
 def test_reset_keys_full() -> None:
-    check_reset_keys(ref(), 1000, 1234)
+    jr.check_reset_keys(TASK, ref(), 1000, 1234, SHARED)
 
 
 def test_saved_state_is_jumanjis_state() -> None:
@@ -195,23 +174,7 @@ def test_a_planted_difference_is_caught() -> None:
 def test_saved_state_plays_on_the_same() -> None:
     """A state saved mid-episode and put into another env plays on exactly as the original (the family test's
     check, with per-agent rewards and flags)."""
-    pool = rlpool.make(TASK, num_envs=2, seed=9)
-    rng = np.random.default_rng(1)
-    try:
-        obs, _ = pool.reset()
-        for _ in range(5):
-            obs, *_ = pool.step(jr.random_masked_actions(obs, rng, pool.action_space))
-        pool.set_state(1, pool.get_state(0))
-        for _ in range(30):
-            actions = jr.random_masked_actions(obs, rng, pool.action_space)
-            actions[1] = actions[0]
-            obs, reward, terminated, truncated, _ = pool.step(actions)
-            for value in obs.values():
-                assert np.array_equal(value[0], value[1])
-            for value in (reward, terminated, truncated):
-                assert np.array_equal(value[0], value[1])
-    finally:
-        pool.close()
+    jr.check_copied_state_plays_on(TASK, warmup=5, steps=30)
 
 
 def test_bad_state_blobs_are_refused() -> None:
@@ -238,14 +201,12 @@ def test_bad_state_blobs_are_refused() -> None:
 
 
 def test_bad_options_are_refused() -> None:
-    with pytest.raises(ValueError, match="shelf_columns"):
-        rlpool.make(TASK, num_envs=1, shelf_columns=2)
-    with pytest.raises(ValueError, match="sensor_range"):
-        rlpool.make(TASK, num_envs=1, sensor_range=0)
-    with pytest.raises(ValueError, match="shelves"):
-        rlpool.make(TASK, num_envs=1, shelf_rows=1, shelf_columns=1, column_height=3)
-    with pytest.raises(ValueError, match="request_queue_size"):
-        rlpool.make(TASK, num_envs=1, request_queue_size=80)
+    jr.check_refused_options(TASK, {
+        "shelf_columns": dict(shelf_columns=2),
+        "sensor_range": dict(sensor_range=0),
+        "shelves": dict(shelf_rows=1, shelf_columns=1, column_height=3),
+        "request_queue_size": dict(request_queue_size=80),
+    })
 
 
 def _options_reference(shelf_rows: int, shelf_columns: int, column_height: int, num_agents: int,

@@ -355,43 +355,10 @@ def test_same_trajectories_whatever_the_threads() -> None:
 
 
 def test_saved_state_plays_on_the_same() -> None:
-    import rlpool
-
-    pool = rlpool.make(TASK, num_envs=2, seed=9)
-    rng = np.random.default_rng(1)
-    try:
-        obs, _ = pool.reset()
-        for _ in range(3):
-            obs, *_ = pool.step(steering(obs, rng, pool.action_space))
-        blob = pool.get_state(0)
-        pool.set_state(1, blob)
-        assert pool.get_state(1) == blob
-        for _ in range(5):
-            action = steering(obs, rng, pool.action_space)
-            action[1] = action[0]
-            obs, reward, terminated, truncated, _ = pool.step(action)
-            for value in obs.values():
-                assert np.array_equal(value[0], value[1])
-            assert np.array_equal(reward[0], reward[1]) and np.array_equal(terminated[0], terminated[1])
-    finally:
-        pool.close()
+    jr.check_copied_state_plays_on(TASK, warmup=3, steps=5, policy=steering)
 
 
 @pytest.mark.parametrize("n", [50, pytest.param(1000, marks=pytest.mark.skipif(not FULL, reason="full lane"))])
 def test_reset_keys_give_jumanjis_instances(n: int) -> None:
     """The first observation of env i of a pool seeded s is jumanji's reset(PRNGKey(s + i)); a later one split's."""
-    import rlpool
-
-    reference = ref()
-    pool = rlpool.make(TASK, num_envs=n, seed=123)
-    try:
-        first, _ = pool.reset()
-        again, _ = pool.reset()
-        for i in range(n):
-            key = jr.prng_key(123 + i)
-            for obs, k in ((first, key), (again, jr.split(key)[1])):
-                ours = jr.agents_obs(obs, i, SHARED)
-                for name, value in jr.flatten(reference.reset(k)[1].observation).items():
-                    assert np.array_equal(ours[name], value), (i, name)
-    finally:
-        pool.close()
+    jr.check_reset_keys(TASK, ref(), n, 123, SHARED)

@@ -6,8 +6,8 @@
 //   state_key = split(key); the maze is
 //   commons/maze_utils/maze_generation.py generate_maze(num_cols, num_rows,
 //   generator_key) (l.201-219, recursive division with a stack of chambers,
-//   l.71-199), its empty squares DIRTY (0) and walls WALL (2); the top-left
-//   square CLEAN (1); every agent at (0, 0).
+//   l.71-199; the family's maze_generation.h), its empty squares DIRTY (0)
+//   and walls WALL (2); the top-left square CLEAN (1); every agent at (0, 0).
 // - env.py Cleaner.reset (l.167-194), Cleaner.step (l.196-254): an action the
 //   State's action_mask refuses leaves that agent where it is and ends the
 //   episode; the others move (MOVES, constants.py: up, right, down, left);
@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/maze_generation.h"
 
 namespace rlpool::jumanji {
 
@@ -52,50 +53,6 @@ constexpr std::int8_t kDirty = 0;
 constexpr std::int8_t kClean = 1;
 constexpr std::int8_t kWall = 2;
 constexpr std::int64_t kMaxSide = 256;
-
-// A chamber of maze_generation.py: its top-left square and its size.
-struct Chamber {
-  std::int32_t x = 0;
-  std::int32_t y = 0;
-  std::int32_t width = 0;
-  std::int32_t height = 0;
-};
-
-// maze_generation.generate_maze(cols, rows, key) as Cleaner's grid: DIRTY or
-// WALL per square, rows x cols. Every chamber lies inside the maze.
-void generate_grid(Key key, int rows, int cols, std::vector<std::int8_t>& grid, std::vector<Chamber>& stack) {
-  grid.assign(static_cast<std::size_t>(rows * cols), kDirty);
-  stack.clear();
-  stack.push_back({0, 0, cols, rows});
-  auto set = [&](int row, int col, std::int8_t v) { grid[static_cast<std::size_t>(row * cols + col)] = v; };
-  auto push = [&](std::int32_t x, std::int32_t y, std::int32_t width, std::int32_t height) {
-    if (width > 1 && height > 1) stack.push_back({x, y, width, height});
-  };
-  while (!stack.empty()) {
-    const Chamber c = stack.back();
-    stack.pop_back();
-    std::array<Key, 3> keys{};
-    jax_random::split(key, keys.data(), keys.size());
-    key = keys[0];
-    if (c.width >= c.height) {  // a vertical wall, a passage in it at an even offset
-      const std::int32_t wall_dx = jax_random::randint1(keys[1], 0, c.width / 2) * 2 + 1;
-      const std::int32_t wall_x = c.x + wall_dx;
-      for (std::int32_t i = c.y; i < c.y + c.height; ++i) set(i, wall_x, kWall);
-      push(c.x, c.y, wall_dx, c.height);
-      push(wall_x + 1, c.y, c.width - wall_dx - 1, c.height);
-      const std::int32_t passage_y = jax_random::randint1(keys[2], 0, (c.height + 1) / 2) * 2;
-      set(c.y + passage_y, wall_x, kDirty);
-    } else {  // a horizontal wall
-      const std::int32_t wall_dy = jax_random::randint1(keys[1], 0, c.height / 2) * 2 + 1;
-      const std::int32_t wall_y = c.y + wall_dy;
-      for (std::int32_t i = c.x; i < c.x + c.width; ++i) set(wall_y, i, kWall);
-      push(c.x, c.y, c.width, wall_dy);
-      push(c.x, wall_y + 1, c.width, c.height - wall_dy - 1);
-      const std::int32_t passage_x = jax_random::randint1(keys[2], 0, (c.width + 1) / 2) * 2;
-      set(wall_y, c.x + passage_x, kDirty);
-    }
-  }
-}
 
 // JAX's index normalisation for a scatter: a negative index counts from the
 // end; the result may still lie outside 0..size-1 (the write is dropped).
@@ -125,7 +82,8 @@ class Cleaner final : public JumanjiEnv {
   void new_episode(Key key) override {
     const auto [generator_key, state_key] = jax_random::split2(key);
     state_key_ = state_key;
-    generate_grid(generator_key, rows_, cols_, grid_, stack_);
+    generate_maze(generator_key, rows_, cols_, walls_, stack_);
+    for (std::size_t i = 0; i < grid_.size(); ++i) grid_[i] = walls_[i] != 0 ? kWall : kDirty;
     grid_[0] = kClean;
     std::fill(locations_.begin(), locations_.end(), 0);
     step_count_ = 0;
@@ -242,7 +200,8 @@ class Cleaner final : public JumanjiEnv {
   std::vector<std::int8_t> grid_;
   std::vector<std::int32_t> locations_;  // (row, col) per agent
   std::vector<std::uint8_t> mask_;       // 4 per agent, 0/1
-  std::vector<Chamber> stack_;           // scratch: the generator's chambers
+  std::vector<std::uint8_t> walls_;      // scratch: the generator's maze, 1 a wall
+  std::vector<MazeChamber> stack_;       // scratch: the generator's chambers
   std::int32_t step_count_ = 0;
   Key state_key_{};
 };

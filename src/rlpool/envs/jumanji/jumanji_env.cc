@@ -70,6 +70,15 @@ float planar_distance(const float* p, const float* q) {
   return std::sqrt(std::fma(dx, dx, dy2));
 }
 
+ArraySpec agents_action(std::int64_t agents, int actions) {
+  const auto n = static_cast<std::size_t>(agents);
+  return ArraySpec{.name = "action",
+                   .dtype = DType::kInt64,
+                   .shape = {agents},
+                   .low = std::vector<double>(n, 0.0),
+                   .high = std::vector<double>(n, actions - 1.0)};
+}
+
 void JumanjiEnv::reset(Rng& rng, const Output& out) {
   Key k;
   if (const std::optional<std::uint64_t> seed = seed_of(rng)) {

@@ -147,4 +147,9 @@ void check_unit_interval(const std::vector<float>& values, const char* field);
 // CPU: sqrt(fma(dx, dx, dy * dy)) (routing envs' distance_between_two_cities).
 float planar_distance(const float* p, const float* q);
 
+// The action of a multi-agent env whose agents each pick one of `actions`
+// moves (jumanji's MultiDiscreteArray of shape (agents,)): "action", int64,
+// shape {agents}, low 0 and high actions - 1 per agent.
+ArraySpec agents_action(std::int64_t agents, int actions);
+
 }  // namespace rlpool::jumanji

@@ -6,14 +6,7 @@
 //   maze_key); the agent's and the target's squares are choice(agent_key,
 //   rows * cols, (2,), replace=False, p=~walls), divmod by num_cols.
 // - commons/maze_utils/maze_generation.py generate_maze (l.201-219) and what
-//   it calls (l.71-199), with stack.py's Stack: recursive division with a
-//   stack of chambers (x, y, width, height), the whole maze first. Each popped
-//   chamber splits the key three ways (key, wall_key, passage_key); a chamber
-//   at least as wide as high gets a vertical wall at an odd offset
-//   (random_odd: randint(0, width // 2) * 2 + 1) with a passage at an even
-//   offset (random_even: randint(0, (height + 1) // 2) * 2), else a
-//   horizontal one the same way; the two sides are pushed (left/above first)
-//   when both their sides are over 1.
+//   it calls (l.71-199): the family's maze_generation.h.
 // - env.py Maze.reset (l.170-193), Maze.step (l.195-263) and
 //   _compute_action_mask (l.265-283): an action the State's action_mask
 //   refuses is a no-op; a move is legal inside the maze onto a square with no
@@ -38,6 +31,7 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/maze_generation.h"
 
 namespace rlpool::jumanji {
 
@@ -45,50 +39,6 @@ namespace {
 
 constexpr int kMoves[4][2] = {{-1, 0}, {0, 1}, {1, 0}, {0, -1}};  // up, right, down, left
 constexpr std::int64_t kMaxSide = 256;
-
-// A chamber of maze_generation.py: its top-left square and its size.
-struct Chamber {
-  std::int32_t x = 0;
-  std::int32_t y = 0;
-  std::int32_t width = 0;
-  std::int32_t height = 0;
-};
-
-// maze_generation.generate_maze(width, height, key): rows x cols, 1 a wall.
-// Every chamber lies inside the maze, so no write falls outside it.
-void generate_maze(Key key, int rows, int cols, std::vector<std::uint8_t>& walls, std::vector<Chamber>& stack) {
-  walls.assign(static_cast<std::size_t>(rows * cols), 0);
-  stack.clear();
-  stack.push_back({0, 0, cols, rows});
-  auto set = [&](int row, int col, std::uint8_t v) { walls[static_cast<std::size_t>(row * cols + col)] = v; };
-  auto push = [&](std::int32_t x, std::int32_t y, std::int32_t width, std::int32_t height) {
-    if (width > 1 && height > 1) stack.push_back({x, y, width, height});
-  };
-  while (!stack.empty()) {
-    const Chamber c = stack.back();
-    stack.pop_back();
-    std::array<Key, 3> keys{};
-    jax_random::split(key, keys.data(), keys.size());
-    key = keys[0];
-    if (c.width >= c.height) {  // split_horizontally: a vertical wall
-      const std::int32_t wall_dx = jax_random::randint1(keys[1], 0, c.width / 2) * 2 + 1;
-      const std::int32_t wall_x = c.x + wall_dx;
-      for (std::int32_t i = c.y; i < c.y + c.height; ++i) set(i, wall_x, 1);
-      push(c.x, c.y, wall_dx, c.height);
-      push(wall_x + 1, c.y, c.width - wall_dx - 1, c.height);
-      const std::int32_t passage_y = jax_random::randint1(keys[2], 0, (c.height + 1) / 2) * 2;
-      set(c.y + passage_y, wall_x, 0);
-    } else {  // split_vertically: a horizontal wall
-      const std::int32_t wall_dy = jax_random::randint1(keys[1], 0, c.height / 2) * 2 + 1;
-      const std::int32_t wall_y = c.y + wall_dy;
-      for (std::int32_t i = c.x; i < c.x + c.width; ++i) set(wall_y, i, 1);
-      push(c.x, c.y, c.width, wall_dy);
-      push(c.x, wall_y + 1, c.width, c.height - wall_dy - 1);
-      const std::int32_t passage_x = jax_random::randint1(keys[2], 0, (c.width + 1) / 2) * 2;
-      set(wall_y, c.x + passage_x, 0);
-    }
-  }
-}
 
 class Maze final : public JumanjiEnv {
  public:
@@ -205,7 +155,7 @@ class Maze final : public JumanjiEnv {
   int time_limit_;
   std::vector<std::uint8_t> walls_;
   std::vector<float> free_;     // scratch: ~walls as choice's p
-  std::vector<Chamber> stack_;  // scratch: the generator's chambers
+  std::vector<MazeChamber> stack_;  // scratch: the generator's chambers
   std::int32_t agent_row_ = 0;
   std::int32_t agent_col_ = 0;
   std::int32_t target_row_ = 0;

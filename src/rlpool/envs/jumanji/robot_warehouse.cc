@@ -418,11 +418,7 @@ EnvSpec warehouse_spec(const Config& config) {
               ArraySpec{.name = "step_count", .dtype = DType::kInt32, .shape = {a}, .low = {0.0},
                         .high = {static_cast<double>(o.time_limit)}}},
       .obs_kind = ObsKind::kDict,
-      .action = ArraySpec{.name = "action",
-                          .dtype = DType::kInt64,
-                          .shape = {a},
-                          .low = std::vector<double>(static_cast<std::size_t>(a), 0.0),
-                          .high = std::vector<double>(static_cast<std::size_t>(a), kActions - 1.0)},
+      .action = agents_action(a, kActions),
       .num_agents = o.num_agents,
   };
 }
