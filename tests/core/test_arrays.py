@@ -57,8 +57,10 @@ def test_every_task_has_typed_arrays_matching_its_spaces() -> None:
             assert [k if i is None else f"{k}.{i}" for k, i in leaves] == list(arrays.obs_names), task_id
         else:
             assert len(space.spaces) == len(arrays.obs), task_id
-        if arrays.discrete_action and arrays.action.shape:  # one action per agent
-            assert (spec.action_space.nvec == arrays.num_actions).all(), task_id
+        if arrays.discrete_action and arrays.action.shape:  # one choice per agent, or a MultiDiscrete's choices
+            assert (spec.action_space.nvec == arrays.action_nvec).all(), task_id
+            if arrays.num_agents:
+                assert (spec.action_space.nvec == arrays.num_actions).all(), task_id
         elif arrays.discrete_action:
             assert spec.action_space.n == arrays.num_actions, task_id
         else:
