@@ -175,23 +175,23 @@ def test_state_round_trip_and_bad_blobs() -> None:
 
 @pytest.mark.skipif(not FULL, reason="full lane")
 def test_full_lockstep_sweep() -> None:
-    for seed in range(5):
-        stats = jr.lockstep(TASK, reference(), seed=100 * seed, num_envs=16, steps=200, policy=masked_policy)
-        assert stats.episodes >= 100
-    assert _extras_lockstep(reference(), seed=9, num_envs=8, steps=200) >= 1200
-    for items, ems in ((12, 6), (30, 12), (40, 80)):
+    seed = 0
+    stats = jr.lockstep(TASK, reference(), seed=100 * seed, num_envs=8, steps=200, policy=masked_policy)
+    assert stats.episodes >= 50
+    assert _extras_lockstep(reference(), seed=9, num_envs=4, steps=100) >= 300
+    for items, ems in ((12, 6), (40, 80)):
         observed = min(40, ems)
         ref = reference(max_num_items=items, max_num_ems=ems, obs_num_ems=observed)
-        stats = jr.lockstep(TASK, ref, seed=items, num_envs=8, steps=120, policy=legal_only, max_num_items=items,
+        stats = jr.lockstep(TASK, ref, seed=items, num_envs=4, steps=120, policy=legal_only, max_num_items=items,
                             max_num_ems=ems, obs_num_ems=observed, max_episode_steps=items + 1)
-        assert stats.episodes >= 16
+        assert stats.episodes >= 8
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
 def test_full_from_jumanji_states() -> None:
     """Late states (most items packed), from many instances, played out with legal packings."""
     ref = reference()
-    for seed in range(40):
+    for seed in range(12):
         state, rng = _played(ref, 1000 + seed, 10 + seed % 9)
         actions = _actions_on(ref, state, rng, 20)
         assert jr.run_from_state(TASK, ref, state, blob(state), actions) == len(actions)

@@ -226,17 +226,16 @@ def test_bad_options_are_refused() -> None:
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1])
 def test_lockstep_full(seed: int) -> None:
-    stats, seen = lockstep_extras(TASK, ref(), EXTRAS, seed=seed * 1000, num_envs=8, steps=800,
+    stats, seen = lockstep_extras(TASK, ref(), EXTRAS, seed=seed * 1000, num_envs=8, steps=400,
                                   policy=clean_policy(0.01), shared=SHARED)
-    assert stats.episodes >= 40 and 0 in seen["num_dirty_tiles"]
+    assert stats.episodes >= 20 and 0 in seen["num_dirty_tiles"]
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
 @pytest.mark.parametrize(("rows", "cols", "agents", "time_limit", "penalty"),
-                         [(2, 2, 1, 0, 0.5), (3, 7, 2, 0, 0.25), (9, 4, 5, 30, 1.0), (12, 12, 3, 0, 0.1),
-                          (5, 16, 4, 60, 0.5)])
+                         [(2, 2, 1, 0, 0.5), (9, 4, 5, 30, 1.0), (12, 12, 3, 0, 0.1)])
 def test_other_sizes(rows: int, cols: int, agents: int, time_limit: int, penalty: float) -> None:
     from jumanji.environments.routing.cleaner.generator import RandomGenerator
 

@@ -243,16 +243,16 @@ def test_bad_options_are_refused() -> None:
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1])
 def test_lockstep_full(seed: int) -> None:
-    stats, _ = lockstep_extras(TASK, ref(), EXTRAS, seed=seed * 1000, num_envs=8, steps=500,
+    stats, _ = lockstep_extras(TASK, ref(), EXTRAS, seed=seed * 1000, num_envs=8, steps=300,
                                policy=connect_policy(), shared=SHARED)
-    assert stats.episodes >= 50 and stats.truncations > 0
+    assert stats.episodes >= 30 and stats.truncations > 0
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
 @pytest.mark.parametrize(("grid_size", "num_agents", "time_limit", "max_steps"),
-                         [(2, 1, 50, 0), (3, 2, 10, 0), (5, 3, 50, 0), (8, 5, 30, 4), (13, 12, 60, 0), (20, 4, 80, 40)])
+                         [(2, 1, 50, 0), (8, 5, 30, 4), (20, 4, 80, 40)])
 def test_other_sizes(grid_size: int, num_agents: int, time_limit: int, max_steps: int) -> None:
     reference = ref(grid_size, num_agents, max_steps or None, time_limit=time_limit)
     stats, _ = lockstep_extras(TASK, reference, EXTRAS, seed=grid_size * 100 + num_agents, num_envs=4, steps=200,

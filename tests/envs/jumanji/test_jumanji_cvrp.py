@@ -137,12 +137,12 @@ def test_state_round_trip_and_bad_blobs() -> None:
 @pytest.mark.skipif(not FULL, reason="full lane")
 def test_full_lockstep() -> None:
     ref = reference()
-    for seed in range(4):
-        jr.lockstep(TASK, ref, seed=100 * seed, num_envs=8, steps=300, max_episode_steps=PAST_THE_END)
-        jr.lockstep(TASK, ref, seed=100 * seed + 1, num_envs=8, steps=200, policy=sometimes_invalid,
-                    max_episode_steps=PAST_THE_END)
-        jr.lockstep(TASK, ref, seed=100 * seed + 2, num_envs=4, steps=200, policy=depot_when_allowed,
-                    max_episode_steps=PAST_THE_END)
+    seed = 0
+    jr.lockstep(TASK, ref, seed=100 * seed, num_envs=8, steps=150, max_episode_steps=PAST_THE_END)
+    jr.lockstep(TASK, ref, seed=100 * seed + 1, num_envs=8, steps=100, policy=sometimes_invalid,
+                max_episode_steps=PAST_THE_END)
+    jr.lockstep(TASK, ref, seed=100 * seed + 2, num_envs=4, steps=200, policy=depot_when_allowed,
+                max_episode_steps=PAST_THE_END)
     jr.lockstep(TASK, reference(50, 60, 30), seed=9, num_envs=4, steps=300, num_nodes=50, max_capacity=60,
                 max_demand=30, max_episode_steps=PAST_THE_END)
 
@@ -150,7 +150,7 @@ def test_full_lockstep() -> None:
 @pytest.mark.skipif(not FULL, reason="full lane")
 def test_full_from_jumanji_states() -> None:
     ref = reference()
-    for seed in range(30):
+    for seed in range(10):
         state, rest = jr.legal_walk(ref, 1000 + seed, seed)
         jr.run_from_state(TASK, ref, state, blob(state), rest, max_episode_steps=PAST_THE_END)
         node = int(np.random.default_rng(seed).integers(21))

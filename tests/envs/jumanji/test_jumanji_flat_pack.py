@@ -148,14 +148,14 @@ def test_bad_options_are_refused() -> None:
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1])
 def test_lockstep_full(seed: int) -> None:
     stats = lockstep(TASK, ref(), seed=seed * 1000, num_envs=6, steps=260, policy=mostly_legal_policy)
     assert stats.episodes >= 60
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize(("row_blocks", "col_blocks"), [(1, 1), (1, 4), (2, 3), (4, 2), (7, 6)])
+@pytest.mark.parametrize(("row_blocks", "col_blocks"), [(1, 1), (2, 3), (7, 6)])
 def test_other_sizes(row_blocks: int, col_blocks: int) -> None:
     from jumanji.environments.packing.flat_pack.generator import RandomFlatPackGenerator
 

@@ -175,12 +175,12 @@ def test_state_round_trip_and_bad_blobs() -> None:
 
 @pytest.mark.skipif(not FULL, reason="full lane")
 def test_full_lockstep_sweep() -> None:
-    for seed in range(3):
-        assert jr.lockstep(TASK, reference(), seed=10 * seed, num_envs=16, steps=300,
-                           policy=jr.random_masked_actions).episodes >= 16
-        assert jr.lockstep(TASK, reference(), seed=10 * seed + 1, num_envs=8, steps=400,
-                           policy=sometimes_illegal).episodes >= 8
-    for size in ((2, 3, 5, 1), (8, 4, 6, 10), (30, 5, 3, 4)):
+    seed = 0
+    assert jr.lockstep(TASK, reference(), seed=10 * seed, num_envs=8, steps=300,
+                       policy=jr.random_masked_actions).episodes >= 16
+    assert jr.lockstep(TASK, reference(), seed=10 * seed + 1, num_envs=4, steps=400,
+                       policy=sometimes_illegal).episodes >= 8
+    for size in ((2, 3, 5, 1), (30, 5, 3, 4)):
         stats = jr.lockstep(TASK, reference(size), seed=sum(size), num_envs=8, steps=200, policy=sometimes_illegal,
                             max_episode_steps=PAST_THE_END, **options(size))
         assert stats.episodes >= 8
@@ -189,7 +189,7 @@ def test_full_lockstep_sweep() -> None:
 @pytest.mark.skipif(not FULL, reason="full lane")
 def test_full_from_jumanji_states() -> None:
     ref = reference()
-    for seed in range(20):
+    for seed in range(6):
         state, rng = _played(ref, 100 + seed, 5 * seed)
         actions = _actions_on(ref, state, rng, 1000)
         assert jr.run_from_state(TASK, ref, state, blob(state), actions) == len(actions)

@@ -125,9 +125,9 @@ def test_state_round_trip_and_bad_blobs() -> None:
 @pytest.mark.skipif(not FULL, reason="full lane")
 def test_full_lockstep() -> None:
     ref = reference()
-    for seed in range(4):
-        jr.lockstep(TASK, ref, seed=100 * seed, num_envs=8, steps=300)
-        jr.lockstep(TASK, ref, seed=100 * seed + 1, num_envs=8, steps=200, policy=sometimes_invalid)
+    seed = 0
+    jr.lockstep(TASK, ref, seed=100 * seed, num_envs=8, steps=150)
+    jr.lockstep(TASK, ref, seed=100 * seed + 1, num_envs=8, steps=100, policy=sometimes_invalid)
     jr.lockstep(TASK, reference(50, 40.0), seed=9, num_envs=4, steps=300, total_budget=40.0,
                 max_episode_steps=PAST_THE_END)
     jr.lockstep(TASK, reference(3, 0.3), seed=10, num_envs=4, steps=100, policy=sometimes_invalid, num_items=3,
@@ -137,7 +137,7 @@ def test_full_lockstep() -> None:
 @pytest.mark.skipif(not FULL, reason="full lane")
 def test_full_from_jumanji_states() -> None:
     ref = reference()
-    for seed in range(30):
+    for seed in range(10):
         state, rest = jr.legal_walk(ref, 1000 + seed, seed)
         jr.run_from_state(TASK, ref, state, blob(state), rest)
         item = int(np.random.default_rng(seed).integers(50))

@@ -205,11 +205,11 @@ def test_grid_observation_and_other_options() -> None:
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1])
 def test_lockstep_full(seed: int) -> None:
-    stats, _ = jr.lockstep_extras(TASK, ref(), EXTRAS, seed=seed * 1000, num_envs=8, steps=600,
+    stats, _ = jr.lockstep_extras(TASK, ref(), EXTRAS, seed=seed * 1000, num_envs=8, steps=300,
                                   policy=forage_policy, shared=SHARED)
-    assert stats.episodes >= 40
+    assert stats.episodes >= 20
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
@@ -233,7 +233,7 @@ def test_random_states_full() -> None:
     reference = ref()
     rng = np.random.default_rng(5)
     steps = 0
-    for _ in range(40):
+    for _ in range(15):
         squares = rng.choice(36, 4, replace=False)
         spots = [(1 + s // 6, 1 + s % 6) for s in squares]
         agents = [(*spots[0], int(rng.integers(1, 4))), (*spots[1], int(rng.integers(1, 4)))]
@@ -242,4 +242,4 @@ def test_random_states_full() -> None:
                            eaten=[bool(rng.random() < 0.3), False])
         actions = rng.integers(0, 6, (30, 2)).tolist()
         steps += jr.run_from_state(TASK, reference, state, encode(state), actions, shared=SHARED)
-    assert steps >= 200
+    assert steps >= 75

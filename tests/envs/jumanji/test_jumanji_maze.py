@@ -198,14 +198,14 @@ def test_bad_options_are_refused() -> None:
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1])
 def test_lockstep_full(seed: int) -> None:
-    stats = lockstep(TASK, ref(), seed=seed * 1000, num_envs=8, steps=1000, policy=seek_policy)
-    assert stats.episodes >= 50
+    stats = lockstep(TASK, ref(), seed=seed * 1000, num_envs=8, steps=400, policy=seek_policy)
+    assert stats.episodes >= 20
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize(("rows", "cols", "time_limit"), [(2, 2, 0), (3, 2, 5), (7, 13, 0), (16, 5, 40), (25, 24, 0)])
+@pytest.mark.parametrize(("rows", "cols", "time_limit"), [(2, 2, 0), (16, 5, 40), (25, 24, 0)])
 def test_other_sizes(rows: int, cols: int, time_limit: int) -> None:
     from jumanji.environments.routing.maze.generator import RandomGenerator
 

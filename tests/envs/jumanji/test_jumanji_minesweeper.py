@@ -137,10 +137,10 @@ def test_full_episodes_match_jumanji(rows: int, cols: int, mines: int) -> None:
     from jumanji.environments.logic.minesweeper.generator import UniformSamplingGenerator
 
     ref = jr.Reference(TASK, {"generator": UniformSamplingGenerator(num_rows=rows, num_cols=cols, num_mines=mines)})
-    for seed in range(3):
-        stats = jr.lockstep(TASK, ref, seed=100 * seed, num_envs=8, steps=300, policy=sometimes_explored,
-                            max_episode_steps=PAST_THE_END, num_rows=rows, num_cols=cols, num_mines=mines)
-        assert stats.episodes > 0
+    seed = 0
+    stats = jr.lockstep(TASK, ref, seed=100 * seed, num_envs=8, steps=300, policy=sometimes_explored,
+                        max_episode_steps=PAST_THE_END, num_rows=rows, num_cols=cols, num_mines=mines)
+    assert stats.episodes > 0
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
@@ -149,7 +149,7 @@ def test_full_near_solved_boards_match_jumanji() -> None:
 
     ref = jr.Reference(TASK)
     rng = np.random.default_rng(2)
-    for k in range(40):
+    for k in range(12):
         state, actions = near_solved(ref, jax.random.PRNGKey(1000 + k), int(rng.integers(1, 6)), rng)
         rng.shuffle(actions)
         steps = jr.run_from_state(TASK, ref, state, blob_of(state), actions, max_episode_steps=PAST_THE_END)

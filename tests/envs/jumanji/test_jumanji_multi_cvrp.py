@@ -193,15 +193,15 @@ def test_state_round_trip_and_bad_blobs() -> None:
 @pytest.mark.skipif(not FULL, reason="full lane")
 def test_full_lockstep() -> None:
     ref = reference()
-    for seed in range(4):
-        jr.lockstep(TASK, ref, seed=100 * seed, num_envs=8, steps=200, shared=SHARED)
-        jr.lockstep(TASK, ref, seed=100 * seed + 1, num_envs=8, steps=150, policy=customers_first, shared=SHARED)
-        jr.lockstep(TASK, ref, seed=100 * seed + 2, num_envs=8, steps=150, policy=sometimes_any, shared=SHARED)
-        jr.lockstep(TASK, ref, seed=100 * seed + 3, num_envs=8, steps=125, policy=mostly_depot, shared=SHARED)
-    for customers, vehicles in ((6, 2), (6, 3), (50, 2), (50, 4), (50, 5), (100, 3), (100, 4), (150, 5)):
+    seed = 0
+    jr.lockstep(TASK, ref, seed=100 * seed, num_envs=4, steps=100, shared=SHARED)
+    jr.lockstep(TASK, ref, seed=100 * seed + 1, num_envs=4, steps=75, policy=customers_first, shared=SHARED)
+    jr.lockstep(TASK, ref, seed=100 * seed + 2, num_envs=4, steps=75, policy=sometimes_any, shared=SHARED)
+    jr.lockstep(TASK, ref, seed=100 * seed + 3, num_envs=4, steps=60, policy=mostly_depot, shared=SHARED)
+    for customers, vehicles in ((6, 2), (50, 4), (150, 5)):
         for policy in (customers_first, mostly_depot):
             # The pool's time limit as the registration sets it for 20 customers: jumanji's own step limit.
-            jr.lockstep(TASK, reference(customers, vehicles), seed=customers + vehicles, num_envs=3,
+            jr.lockstep(TASK, reference(customers, vehicles), seed=customers + vehicles, num_envs=2,
                         steps=2 * customers + 5, policy=policy, shared=SHARED, num_customers=customers,
                         num_vehicles=vehicles, max_episode_steps=2 * customers)
 
@@ -209,7 +209,7 @@ def test_full_lockstep() -> None:
 @pytest.mark.skipif(not FULL, reason="full lane")
 def test_full_from_jumanji_states() -> None:
     ref = reference()
-    for seed in range(20):
+    for seed in range(8):
         state, rest = walk(ref, 1000 + seed, seed)
         jr.run_from_state(TASK, ref, state, blob(state), rest, shared=SHARED)
         late = state.replace(step_count=np.int16(40))

@@ -402,14 +402,14 @@ def test_full_the_pinned_wheel_is_fetched(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1])
 def test_lockstep_full(seed: int) -> None:
-    stats = lockstep(TASK, ref(), seed=seed * 1000, num_envs=8, steps=1500, policy=hungry_policy)
-    assert stats.episodes >= 8
+    stats = lockstep(TASK, ref(), seed=seed * 1000, num_envs=4, steps=600, policy=hungry_policy)
+    assert stats.episodes >= 4
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(3))
 def test_random_states_play_on(seed: int) -> None:
     """From states drawn at random (ghosts and the player on any open square, timers, eaten pellets and
     power-ups, frightened or not), random actions until the episode ends or 150 steps."""

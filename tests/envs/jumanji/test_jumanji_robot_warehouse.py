@@ -227,17 +227,17 @@ def test_other_sizes() -> None:
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1])
 def test_lockstep_full(seed: int) -> None:
-    stats = jr.lockstep(TASK, ref(), seed=seed * 1000, num_envs=8, steps=700, policy=drive_policy, shared=SHARED)
+    stats = jr.lockstep(TASK, ref(), seed=seed * 1000, num_envs=8, steps=500, policy=drive_policy, shared=SHARED)
     assert stats.episodes >= 8
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("sizes", [(1, 3, 4, 2, 1, 4), (3, 5, 2, 8, 3, 10), (2, 1, 6, 3, 1, 1)])
+@pytest.mark.parametrize("sizes", [(1, 3, 4, 2, 1, 4), (3, 5, 2, 8, 3, 10)])
 def test_other_sizes_full(sizes: tuple[int, int, int, int, int, int]) -> None:
     reference, options = _options_reference(*sizes)
-    stats = jr.lockstep(TASK, reference, seed=sum(sizes), num_envs=4, steps=250, policy=drive_policy,
+    stats = jr.lockstep(TASK, reference, seed=sum(sizes), num_envs=4, steps=130, policy=drive_policy,
                         shared=SHARED, max_episode_steps=60, **options)
     assert stats.episodes >= 4
 
@@ -248,8 +248,8 @@ def test_deliveries_full() -> None:
     reference = ref()
     rng = np.random.default_rng(11)
     steps = 0
-    for seed in range(30):
+    for seed in range(10):
         state = delivery_state(reference, seed=seed, step_count=int(rng.integers(0, 400)))
         actions = [[FORWARD] * A] + rng.integers(0, 5, (30, A)).tolist()
         steps += jr.run_from_state(TASK, reference, state, encode(state), actions, shared=SHARED)
-    assert steps >= 200
+    assert steps >= 60

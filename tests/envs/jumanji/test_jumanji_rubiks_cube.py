@@ -146,11 +146,11 @@ def test_other_cube_sizes(cube_size: int, scrambles: int) -> None:
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("seed", [10, 20])
+@pytest.mark.parametrize("seed", [10])
 def test_lockstep_full(seed: int) -> None:
-    stats = jr.lockstep(FULL_TASK, full_ref(), seed=seed, num_envs=8, steps=900, policy=random_moves,
+    stats = jr.lockstep(FULL_TASK, full_ref(), seed=seed, num_envs=8, steps=450, policy=random_moves,
                         max_episode_steps=201)
-    assert stats.episodes >= 32
+    assert stats.episodes >= 16
     stats = jr.lockstep(PARTLY, partly_ref(), seed=seed, num_envs=8, steps=300, policy=random_moves,
                         max_episode_steps=21)
     assert stats.episodes >= 100
@@ -159,7 +159,7 @@ def test_lockstep_full(seed: int) -> None:
 @pytest.mark.skipif(not FULL, reason="full lane")
 def test_undoing_many_scrambles() -> None:
     reference = partly_ref()
-    for seed in range(100, 140):
+    for seed in range(100, 115):
         key = jr.prng_key(seed)
         state, _ = reference.reset(key)
         moves = solving_moves(reference, key)

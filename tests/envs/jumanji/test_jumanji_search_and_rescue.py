@@ -313,14 +313,14 @@ def test_bad_actions_are_refused() -> None:
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1])
 def test_lockstep_full(seed: int) -> None:
-    stats = jr.lockstep(TASK, ref(), seed=seed * 1000, num_envs=6, steps=850, policy=steering, shared=SHARED)
-    assert stats.episodes >= 12
+    stats = jr.lockstep(TASK, ref(), seed=seed * 1000, num_envs=4, steps=850, policy=steering, shared=SHARED)
+    assert stats.episodes >= 8
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("seed", range(10, 20))
+@pytest.mark.parametrize("seed", range(10, 14))
 def test_crowded_states_full(seed: int) -> None:
     reference = ref()
     state = crowded_state(reference, seed, found=seed % 7, step=seed * 37 % 390, together=seed % 3 == 0)

