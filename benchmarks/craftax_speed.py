@@ -25,7 +25,7 @@ import sys
 import time
 
 import numpy as np
-from timing import best_child_rates, jitted_rate
+from timing import best_child_rates, jitted_rate, print_peer_table
 
 TASKS = {"Craftax-Classic-Symbolic-v1": "Craftax-Classic-Symbolic-AutoReset-v1",
          "Craftax-Classic-Pixels-v1": "Craftax-Classic-Pixels-AutoReset-v1",
@@ -107,15 +107,7 @@ def main() -> None:
         peers["envpool"] = args.envpool_python
     child_args = ["--num-envs", str(args.num_envs), "--threads", str(args.threads), "--seconds", str(args.seconds)]
     best = best_child_rates(__file__, peers, tasks, child_args, args.rounds)
-    print(f"{args.num_envs} envs, {args.threads} threads, best of {args.rounds} rounds of {args.seconds:.0f} s, "
-          "env steps per second")
-    print("| task | rlpool | craftax vmap | EnvPool 1.2.7 | rlpool / craftax | rlpool / EnvPool |")
-    print("|---|---|---|---|---|---|")
-    for task in tasks:
-        r, c, e = best[(task, "rlpool")], best.get((task, "craftax")), best.get((task, "envpool"))
-        cells = [f"{r:,.0f}", "-" if c is None else f"{c:,.0f}", "-" if e is None else f"{e:,.0f}",
-                 "-" if c is None else f"{r / c:.1f}x", "-" if e is None else f"{r / e:.2f}x"]
-        print(f"| {task} | " + " | ".join(cells) + " |")
+    print_peer_table(best, tasks, "craftax", "craftax vmap", args.num_envs, args.threads, args.rounds, args.seconds)
 
 
 if __name__ == "__main__":

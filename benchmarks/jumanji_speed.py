@@ -26,7 +26,7 @@ import sys
 import time
 
 import numpy as np
-from timing import best_child_rates, jitted_rate
+from timing import best_child_rates, jitted_rate, print_peer_table
 
 TASKS = ("TSP-v1", "BinPack-v2", "Snake-v1", "RubiksCube-v0")
 
@@ -134,15 +134,7 @@ def main() -> None:
         peers["envpool"] = args.envpool_python
     child_args = ["--num-envs", str(args.num_envs), "--threads", str(args.threads), "--seconds", str(args.seconds)]
     best = best_child_rates(__file__, peers, tasks, child_args, args.rounds)
-    print(f"{args.num_envs} envs, {args.threads} threads, best of {args.rounds} rounds of {args.seconds:.0f} s, "
-          "env steps per second")
-    print("| task | rlpool | jumanji vmap | EnvPool 1.2.7 | rlpool / jumanji | rlpool / EnvPool |")
-    print("|---|---|---|---|---|---|")
-    for task in tasks:
-        r, j, e = best[(task, "rlpool")], best.get((task, "jumanji")), best.get((task, "envpool"))
-        cells = [f"{r:,.0f}", "-" if j is None else f"{j:,.0f}", "-" if e is None else f"{e:,.0f}",
-                 "-" if j is None else f"{r / j:.1f}x", "-" if e is None else f"{r / e:.2f}x"]
-        print(f"| {task} | " + " | ".join(cells) + " |")
+    print_peer_table(best, tasks, "jumanji", "jumanji vmap", args.num_envs, args.threads, args.rounds, args.seconds)
 
 
 if __name__ == "__main__":

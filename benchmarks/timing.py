@@ -215,6 +215,20 @@ def best_child_rates(
     return best
 
 
+def print_peer_table(best: dict[tuple[str, str], float], tasks: list[str], reference: str, label: str,
+                     num_envs: int, threads: int, rounds: int, seconds: float) -> None:
+    """The Markdown table of ``best_child_rates``' results for rlpool, a JAX reference peer (``reference``, shown
+    as ``label``) and EnvPool 1.2.7: each one's env steps per second and rlpool's ratio to the other two."""
+    print(f"{num_envs} envs, {threads} threads, best of {rounds} rounds of {seconds:.0f} s, env steps per second")
+    print(f"| task | rlpool | {label} | EnvPool 1.2.7 | rlpool / {reference} | rlpool / EnvPool |")
+    print("|---|---|---|---|---|---|")
+    for task in tasks:
+        r, j, e = best[(task, "rlpool")], best.get((task, reference)), best.get((task, "envpool"))
+        cells = [f"{r:,.0f}", "-" if j is None else f"{j:,.0f}", "-" if e is None else f"{e:,.0f}",
+                 "-" if j is None else f"{r / j:.1f}x", "-" if e is None else f"{r / e:.2f}x"]
+        print(f"| {task} | " + " | ".join(cells) + " |")
+
+
 def jitted_rate(play: Callable[[Any, Any], tuple[Any, Any]], states: Any, key: Any, num_envs: int, seconds: float,
                 warmup: int = 3) -> float:
     """Env steps per second of a JAX peer's jitted loop ``states, key = play(states, key)`` (``num_envs`` steps a
