@@ -3,6 +3,7 @@
 // games' saved bytes and the routing envs' distance.
 #include "envs/jumanji/jumanji_env.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -96,10 +97,10 @@ void JumanjiEnv::reset(Rng& rng, const Output& out) {
 }
 
 void JumanjiEnv::step(const Action& action, Rng& /*rng*/, const Output& out) {
-  std::vector<double> rewards(static_cast<std::size_t>(agents_), 0.0);
-  const Outcome outcome = play(action, rewards.data());
+  // The game writes its rewards straight into the row (one per agent): no buffer on the step's path.
+  std::fill_n(out.reward, agents_, 0.0);
+  const Outcome outcome = play(action, out.reward);
   for (int i = 0; i < agents_; ++i) {
-    out.reward[i] = rewards[static_cast<std::size_t>(i)];
     out.terminated[i] = outcome.terminated;
     if (out.truncated != nullptr) out.truncated[i] = outcome.truncated && !outcome.terminated;
   }
