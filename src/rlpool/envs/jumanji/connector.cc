@@ -127,7 +127,12 @@ class Connector final : public JumanjiEnv {
         start_(static_cast<std::size_t>(a_)),
         target_(static_cast<std::size_t>(a_)),
         position_(static_cast<std::size_t>(a_)),
-        mask_(static_cast<std::size_t>(a_ * kActions), 0) {}
+        mask_(static_cast<std::size_t>(a_ * kActions), 0),
+        next_(static_cast<std::size_t>(a_)),
+        was_connected_(static_cast<std::size_t>(a_)),
+        collided_(static_cast<std::size_t>(a_)),
+        old_values_(static_cast<std::size_t>(a_)),
+        new_values_(static_cast<std::size_t>(a_)) {}
 
   // RandomWalkGenerator's max_steps: 0 is jumanji's None, int(grid_size * 1.5).
   static int max_steps(const Config& config) {
@@ -157,8 +162,9 @@ class Connector final : public JumanjiEnv {
 
   Outcome play(const Action& action, double* rewards) override {
     const auto count = static_cast<std::size_t>(a_);
-    std::vector<Point> next(count);
-    std::vector<std::uint8_t> was_connected(count);
+    // The step's per-agent scratch lives in the env (sized once): no allocation per step.
+    std::vector<Point>& next = next_;
+    std::vector<std::uint8_t>& was_connected = was_connected_;
     for (std::size_t i = 0; i < count; ++i) {
       const auto act = static_cast<int>(action.discrete(i));
       was_connected[i] = connected(i);
@@ -168,11 +174,13 @@ class Connector final : public JumanjiEnv {
         next[i].col += kMoves[act][1];
       }
     }
-    const std::vector<std::uint8_t> collided = repeated_later(next);
+    const std::vector<std::uint8_t>& collided = repeated_later(next, collided_);
     // Every value from the grid before the step, then the old squares' adds,
     // then the new squares' (two scatters, as jumanji's).
-    std::vector<std::int32_t> old_values(count, 0);
-    std::vector<std::int32_t> new_values(count, 0);
+    std::vector<std::int32_t>& old_values = old_values_;
+    std::vector<std::int32_t>& new_values = new_values_;
+    std::fill(old_values.begin(), old_values.end(), 0);
+    std::fill(new_values.begin(), new_values.end(), 0);
     for (std::size_t i = 0; i < count; ++i) {
       if (next[i] == position_[i] || collided[i]) continue;  // a no-op, or put back: no change
       old_values[i] = kPath - kPosition;
@@ -284,9 +292,10 @@ class Connector final : public JumanjiEnv {
     if (row >= 0 && col >= 0) grid_[static_cast<std::size_t>(row * n_ + col)] += v;
   }
 
-  // utils.is_repeated_later: the same square comes later in `points`.
-  static std::vector<std::uint8_t> repeated_later(const std::vector<Point>& points) {
-    std::vector<std::uint8_t> out(points.size(), 0);
+  // utils.is_repeated_later: the same square comes later in `points`; written into `out`, returned.
+  static const std::vector<std::uint8_t>& repeated_later(const std::vector<Point>& points,
+                                                         std::vector<std::uint8_t>& out) {
+    out.assign(points.size(), 0);
     for (std::size_t i = 0; i < points.size(); ++i) {
       for (std::size_t j = i + 1; j < points.size(); ++j) {
         if (points[i] == points[j]) out[i] = 1;
@@ -372,7 +381,7 @@ class Connector final : public JumanjiEnv {
       key = next_key;
       jax_random::split(walk_key, keys.data(), count);
       for (std::size_t i = 0; i < count; ++i) next[i] = walk_target(keys[i], i);
-      const std::vector<std::uint8_t> collided = repeated_later(next);
+      const std::vector<std::uint8_t>& collided = repeated_later(next, collided_);
       for (std::size_t i = 0; i < count; ++i) {
         if (collided[i]) next[i] = position_[i];
       }
@@ -429,6 +438,12 @@ class Connector final : public JumanjiEnv {
   std::vector<Point> target_;
   std::vector<Point> position_;
   std::vector<std::uint8_t> mask_;  // kActions per agent, 0/1
+  // A step's scratch, one entry per agent (sized when the env is made).
+  std::vector<Point> next_;
+  std::vector<std::uint8_t> was_connected_;
+  std::vector<std::uint8_t> collided_;
+  std::vector<std::int32_t> old_values_;
+  std::vector<std::int32_t> new_values_;
   std::int32_t step_count_ = 0;
   Key state_key_{};
 };
