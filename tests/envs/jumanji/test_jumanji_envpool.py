@@ -3,8 +3,10 @@
 EnvPool 1.2.7 draws its instances with generators of its own (not from jumanji's keys), so its episodes are
 not jumanji's and are not compared; what a script written for EnvPool sees is: the ids (``Jumanji/<id>``,
 ``Connector-v2``), the observation keys, shapes and dtypes, the action space (a multi-discrete action as an
-int32 box), the config's keys in EnvPool's order, and the values where rlpool follows EnvPool. Where EnvPool
-1.2.7 differs from jumanji 1.1.2, rlpool follows jumanji; ``DIFFERENT`` lists those, each checked here.
+int32 box), the info keys, the config's keys in EnvPool's order, and the values where rlpool follows EnvPool.
+Where EnvPool 1.2.7 differs from jumanji 1.1.2, rlpool follows jumanji; ``DIFFERENT`` lists those, each checked
+here. The multi-agent tasks, which EnvPool gives as one env, are checked against rlpool's own pool of the same
+seed: the shared entries once, the one reward from the agents', per-env flags.
 """
 
 from __future__ import annotations
@@ -16,18 +18,26 @@ import numpy as np
 import pytest
 from envpool127 import envpool_python
 
+import rlpool
 import rlpool.compat.envpool as envpool
 from rlpool.envs.jumanji.envpool import MULTI_AGENT
 from rlpool.envs.jumanji.registration import TASKS as ALL_TASKS
 
-TASKS = {task_id: v for task_id, v in ALL_TASKS.items() if task_id not in MULTI_AGENT}
-"""The tasks this layer gives in EnvPool's form (the multi-agent ones it refuses: see the last test)."""
+TASKS = ALL_TASKS
 
 DIFFERENT: dict[str, dict[str, object]] = {
     "CVRP-v1": {"cvrp_max_capacity": (30, 20)},  # jumanji's UniformGenerator(max_capacity=30)
     "RubiksCube-partly-scrambled-v0": {"rubiks_cube_num_scrambles": (7, 20)},  # jumanji's registration: 7
 }
 """Task -> config key -> (rlpool's value, which is jumanji's; EnvPool 1.2.7's)."""
+
+INFO_MISSING: dict[str, tuple[str, ...]] = {
+    "Knapsack-v1": ("remaining_budget",),
+    "RobotWarehouse-v0": ("shelf_positions", "shelf_requested"),
+    "SearchAndRescue-v0": ("searcher_headings", "searcher_speeds", "target_positions", "target_velocities",
+                           "target_found"),
+}
+"""Info entries EnvPool 1.2.7 gives that rlpool's layer does not."""
 
 BOUNDS_DIFFER: dict[str, set[str]] = {
     "Snake-v1": {"step_count"},  # jumanji's spec: 0..time_limit (4001 values); EnvPool's Discrete(4000)
@@ -53,7 +63,9 @@ for task in json.loads(sys.argv[1]):
     spec = envpool.make_spec(task)
     config = {k: v for k, v in spec.config._asdict().items() if k != "base_path"}
     env = envpool.make_gymnasium(task, num_envs=1)
-    out[task] = {"config": config, "obs": describe(env.observation_space), "action": describe(env.action_space)}
+    _, info = env.reset()
+    out[task] = {"config": config, "obs": describe(env.observation_space), "action": describe(env.action_space),
+                 "info": list(info)}
     env.close()
 print(json.dumps(out))
 """
@@ -104,6 +116,9 @@ def test_spaces_and_config_are_envpools(task_id: str, theirs: dict) -> None:
             if key not in BOUNDS_DIFFER.get(task_id, set()):
                 assert got == [kind, dtype, shape, low, high], (task_id, key, got, ref_obs[key])
         assert describe(env.action_space) == ref["action"]
+        _, info = env.reset()
+        expected_info = [k for k in ref["info"] if k not in INFO_MISSING.get(task_id, ())]
+        assert [k for k in info if k in expected_info] == expected_info  # in order; jumanji's other extras too
         config = envpool.make_spec(task_id).config._asdict()
         expected = dict(ref["config"])
         for key, (ours, _) in DIFFERENT.get(task_id, {}).items():
@@ -141,10 +156,69 @@ def test_envpool_keys_refused_or_mapped() -> None:
             env.close()
 
 
-@pytest.mark.parametrize("task_id", sorted(set(ALL_TASKS) & set(MULTI_AGENT)) or ["none"])
-def test_multi_agent_tasks_are_refused_naming_rlpools_face(task_id: str) -> None:
-    if task_id == "none":
-        pytest.skip("no multi-agent Jumanji task is registered")
-    with pytest.raises(envpool.EnvPoolError, match="multi-agent API"):
-        envpool.make_gymnasium(task_id, num_envs=1)
-    assert f"Jumanji/{task_id}" not in envpool.list_all_envs()
+@pytest.mark.parametrize("task_id", sorted(set(MULTI_AGENT) & set(ALL_TASKS)))
+def test_multi_agent_tasks_as_one_env(task_id: str) -> None:
+    form = MULTI_AGENT[task_id]
+    ours = envpool.make_gymnasium(task_id, num_envs=3, seed=5)
+    native = rlpool.make_gymnasium(task_id, num_envs=3, seed=5)
+    try:
+        obs, info = ours.reset()
+        nobs, _ = native.reset()
+        rng = np.random.default_rng(0)
+        key = form.get("agent_rewards")
+        for _ in range(30):
+            action = native.action_space.sample()
+            mask = nobs.get("action_mask")
+            if mask is not None:  # legal choices, so that episodes move on
+                action = np.array([[rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in env] for env in mask])
+            obs, reward, terminated, truncated, info = ours.step(action.astype(ours.action_space.dtype))
+            nobs, nreward, nterm, ntrunc, _ = native.step(action)
+            for name, value in flatten(obs).items():
+                theirs = flatten(nobs)[name]
+                want = theirs[:, 0] if name in form["shared"] else theirs
+                if name in form["shared"]:
+                    assert (theirs == theirs[:, :1]).all(), name
+                np.testing.assert_array_equal(value, want, err_msg=name)
+            combine = form.get("reward", "sum")
+            want = {"sum": nreward.sum(1), "mean": nreward.mean(1), "shared": nreward[:, 0]}[combine]
+            np.testing.assert_allclose(reward, want.astype(np.float32), rtol=1e-6, atol=1e-7)
+            assert reward.shape == terminated.shape == truncated.shape == (3,)
+            np.testing.assert_array_equal(terminated, nterm.all(1))
+            np.testing.assert_array_equal(truncated, ntrunc.any(1) & (nterm | ntrunc).all(1))
+            if key:
+                np.testing.assert_array_equal(info[key], nreward.astype(np.float32))
+        if form.get("reward", "sum") == "shared":  # the check can fail: a per-agent sum would differ
+            assert not np.allclose(nreward.sum(1), nreward[:, 0]) or not nreward.any()
+        with pytest.raises(RuntimeError, match="agents as one env"):
+            ours.xla()
+        with pytest.raises(ValueError, match="SameStep"):
+            envpool.make_gymnasium(task_id, num_envs=1, autoreset_mode="SameStep")
+        dm = envpool.make_dm(task_id, num_envs=2, seed=5)
+        step = dm.step(np.stack([ours.action_space.sample() for _ in range(2)]))
+        assert step.reward.shape == step.discount.shape == (2,)
+        dm.close()
+    finally:
+        ours.close()
+        native.close()
+
+
+def flatten(tree: dict, prefix: str = "") -> dict[str, np.ndarray]:
+    """A nested dict observation's arrays by dotted name."""
+    out: dict[str, np.ndarray] = {}
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            out.update(flatten(value, f"{prefix}{key}."))
+        else:
+            out[prefix + key] = np.asarray(value)
+    return out
+
+
+def test_connector_v2_is_connector_v3() -> None:
+    assert "Connector-v2" in envpool.list_all_envs() and "Jumanji/Connector-v2" in envpool.list_all_envs()
+    env = envpool.make_gymnasium("Connector-v2", num_envs=1, seed=1)
+    other = envpool.make_gymnasium("Connector-v3", num_envs=1, seed=1)
+    try:
+        np.testing.assert_array_equal(env.reset()[0]["grid"], other.reset()[0]["grid"])
+    finally:
+        env.close()
+        other.close()

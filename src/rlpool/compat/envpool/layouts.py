@@ -73,6 +73,16 @@ class FamilyLayout:
     xla_ok = True
     """``obs()`` works on jax arrays too (inside jit), so compat's ``xla()`` can give this layout."""
 
+    agents_as_one = False
+    """A task whose agents act at once (rlpool's agent axis) that EnvPool gives as one env: one observation
+    (``obs`` gives it from rlpool's agent rows), the agents' actions as one vector, one reward (``reward``),
+    per-env flags (over when every agent is) and, where ``agent_rewards_key`` names it, each agent's reward
+    in ``info`` (float32, first among the task's entries). Otherwise such a task has EnvPool 1.2.7's
+    multi-player layout (``players.py``)."""
+
+    agent_rewards_key: str | None = None
+    """``agents_as_one`` tasks: the info key of the agents' own rewards, where EnvPool gives them."""
+
     discrete_action_dtype: Any = np.int32
     """The dtype of EnvPool's ``action_array_spec`` for a discrete action (ViZDoom's is float64)."""
 
@@ -105,6 +115,10 @@ class FamilyLayout:
     def obs(self, obs: Any) -> Any:
         """A batch of observations as EnvPool gives them (the default returns rlpool's as they are)."""
         return obs
+
+    def reward(self, reward: np.ndarray) -> np.ndarray:
+        """``agents_as_one`` tasks: the env's one reward from rlpool's ``[n, A]`` (the default: their sum)."""
+        return reward.sum(axis=1, dtype=reward.dtype)
 
     def obs_entry_spec(self, key: str, spec: Any) -> Any:
         """EnvPool's ``state_array_spec`` entry of observation key ``key``, from rlpool's (the default)."""

@@ -1,4 +1,4 @@
-"""EnvPool 1.2.7's multi-player layout over rlpool's agent axis: ``PlayerRows``.
+"""EnvPool 1.2.7's layouts of tasks with agents over rlpool's agent axis: ``PlayerRows``, ``AgentsAsOne``.
 
 EnvPool 1.2.7 steps a task whose agents act at once (rlpool's ``arrays.num_agents`` > 0 and not
 ``turn_based``) with its players flattened into the batch axis, env-major: where rlpool gives
@@ -13,6 +13,9 @@ Which info entries are per player comes from the spec alone: an entry whose lead
 ``players.`` keys), put the observation under ``players`` (``player_obs_key``) or add the player's index
 (``player_id_key``). Everything is a reshape of the engine's arrays (views where numpy can), with no loop
 over envs.
+
+A family may instead give such a task as one env, as EnvPool 1.2.7 gives Jumanji's (``AgentsAsOne``: one
+observation, a vector action, one reward).
 """
 
 from __future__ import annotations
@@ -125,3 +128,36 @@ class PlayerRows:
             raise ValueError(f"expected {rows} envs x {self.players} players' actions "
                              f"({rows * self.players} rows of shape {self.action_shape}), got shape {action.shape}")
         return action.reshape(rows, self.players, *self.action_shape), env_id
+
+
+class AgentsAsOne:
+    """A task whose agents act at once that EnvPool gives as one env (``FamilyLayout.agents_as_one``).
+
+    The engine's ``[n, A]`` rewards become the layout's one reward per env, the ``[n, A]`` flags per-env ones
+    (``env_flags``), and the agents' own rewards join ``info`` under the layout's ``agent_rewards_key`` (zeros
+    after a reset), first among the task's entries as EnvPool orders them. The observation is the layout's
+    (``FamilyLayout.obs``); the action, ``[n, A, ...]``, is the engine's as it is.
+    """
+
+    def __init__(self, spec: Any) -> None:
+        self.layout = spec.layout
+        self.key = spec.layout.agent_rewards_key
+        self.agents: int = spec.rlpool_spec.arrays.num_agents
+
+    def step(self, reward: np.ndarray, terminated: np.ndarray, truncated: np.ndarray,
+             info: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """A step's reward, flags and info as EnvPool gives them."""
+        terminated, truncated = env_flags(terminated, truncated)
+        return self.layout.reward(reward), terminated, truncated, self.info(info, reward)
+
+    def info(self, info: dict[str, Any], reward: np.ndarray | None = None) -> dict[str, Any]:
+        """``info`` with the agents' rewards (``reward``, or zeros where it is None) under the layout's key."""
+        if self.key is None or self.key in info:
+            return info
+        rows = info["env_id"].shape[0]
+        rewards = np.zeros((rows, self.agents), np.float32) if reward is None else reward.astype(np.float32)
+        head = [k for k in ("env_id", "players") if k in info]
+        out = {k: info[k] for k in head}
+        out[self.key] = rewards
+        out.update((k, v) for k, v in info.items() if k not in out)
+        return out

@@ -17,7 +17,7 @@ import numpy as np
 from rlpool.api.dm_steps import StepTypes
 from rlpool.api.gymnasium import GymnasiumVectorEnv, unpack_final
 from rlpool.api.pool_owner import PoolOwner
-from rlpool.compat.envpool.players import PlayerRows
+from rlpool.compat.envpool.players import AgentsAsOne, PlayerRows
 from rlpool.compat.envpool.spec import EnvSpec
 from rlpool.extras import install_hint
 
@@ -93,6 +93,11 @@ class EnvPool:
                                  "'NextStep' (EnvPool's), or rlpool.make_gymnasium for an agent axis")
             self._pool.info_keys = self._players.engine_info_keys
             self._pool.dict_action_keys = None  # EnvPool's multi-player dict actions: PlayerRows.action
+        # A task whose agents EnvPool gives as one env (players.py): one reward and per-env flags.
+        self._agents = AgentsAsOne(spec) if spec.layout.agents_as_one else None
+        if self._agents is not None and spec.config_dict["autoreset_mode"] == "SameStep":
+            raise ValueError(f"EnvPool's layout of {spec.id} has no SameStep autoreset: use autoreset_mode="
+                             "'NextStep' (EnvPool's), or rlpool.make_gymnasium for an agent axis")
         self._cast_info = dict(spec.layout.info_dtypes)
         self._stack = (FrameStack(spec.frame_stack, spec.config.num_envs, spec.unstacked_observation_space)
                        if spec.frame_stack > 1 else None)
@@ -108,6 +113,8 @@ class EnvPool:
         """The engine's info (already in EnvPool's layout) with the entries EnvPool types otherwise cast."""
         if self._players is not None:
             return self._players.info(info)
+        if self._agents is not None:
+            info = self._agents.info(info)
         if not self._cast_info:
             return info
         return {k: v.astype(self._cast_info[k]) if k in self._cast_info else v for k, v in info.items()}
@@ -139,8 +146,9 @@ class EnvPool:
         if not isinstance(self, GymnasiumVectorEnv):
             raise RuntimeError("rlpool's xla() serves the gymnasium pools (make_gymnasium / make_gym), not make_dm")
         layout = self.spec.layout
-        if self._players is not None:
-            raise RuntimeError(f"rlpool's compat xla() does not give {self.spec.id}'s multi-player layout; use "
+        if self._players is not None or self._agents is not None:
+            form = "multi-player layout" if self._players is not None else "layout of its agents as one env"
+            raise RuntimeError(f"rlpool's compat xla() does not give {self.spec.id}'s {form}; use "
                                "rlpool's own make_gymnasium(...).xla(), whose arrays have an agent axis")
         if not layout.xla_ok or self.spec.frame_stack > 1:
             raise RuntimeError(
@@ -235,7 +243,7 @@ class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
         self.is_vector_env = True
         # The fast path: the engine's result is EnvPool's as it is, so its step() is this pool's.
         self._plain = (spec.layout.plain and not self._same_step and not spec.zero_keys and not self._cast_info
-                       and self._stack is None and self._players is None)
+                       and self._stack is None and self._players is None and self._agents is None)
         if self._plain and type(self).step is GymnasiumEnvPool.step:
             self.step = self._pool.step  # type: ignore[method-assign]
 
@@ -279,6 +287,8 @@ class GymnasiumEnvPool(EnvPool, GymnasiumVectorEnv, gymnasium.Env):
         if self._players is not None:
             return self._players.step((self._layout.obs(result[0]), *result[1:]))
         obs, reward, terminated, truncated, info = result
+        if self._agents is not None:
+            reward, terminated, truncated, info = self._agents.step(reward, terminated, truncated, info)
         return self._obs(obs, info), reward, terminated, truncated, self._envpool_info(info)
 
 
@@ -365,6 +375,8 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
             return self._player_state(obs, info)
         env_id = info["env_id"]
         obs = self._obs(obs, info)
+        if self._agents is not None:
+            info = self._agents.info(info)
         if isinstance(obs, dict):
             entries = self.spec.dm_obs_entries(obs)
         elif isinstance(obs, tuple):
@@ -398,6 +410,8 @@ class DMEnvPool(EnvPool, PoolOwner, _DMEnvironment):
 
     def _timestep(self, result: tuple) -> Any:
         obs, reward, terminated, truncated, info = result
+        if self._agents is not None:
+            reward, terminated, truncated, info = self._agents.step(reward, terminated, truncated, info)
         step_type, discount = self._step_types(terminated, truncated, info)
         if self._players is not None:  # each player's own discount (0 once it terminated), one row per player
             reward, discount = reward.reshape(-1), discount.reshape(-1)

@@ -131,9 +131,12 @@ class EnvSpec:
     def players(self) -> int:
         """Players per env in EnvPool 1.2.7's multi-player layout (rows ``[num_envs * players]``); 0: one row per env.
 
-        A task whose agents act at once (rlpool's ``num_agents``, not ``turn_based``) has it.
+        A task whose agents act at once (rlpool's ``num_agents``, not ``turn_based``) has it, unless its family
+        gives it as one env (``FamilyLayout.agents_as_one``).
         """
         arrays = self.rlpool_spec.arrays
+        if self.layout.agents_as_one:
+            return 0
         return arrays.num_agents if arrays.num_agents and not arrays.turn_based else 0
 
     @property
@@ -158,8 +161,9 @@ class EnvSpec:
 
     @property
     def info_keys(self) -> tuple[str, ...]:
-        """The task's info entries in EnvPool's order (EnvPool's keys)."""
-        return tuple(k for k, _ in self.info_fields)
+        """The task's info entries in EnvPool's order (EnvPool's keys; the agents' rewards first, where given)."""
+        rewards = (self.layout.agent_rewards_key,) if self.layout.agent_rewards_key else ()
+        return (*rewards, *(k for k, _ in self.info_fields))
 
     @property
     def action_array_spec(self) -> dict[str, ArraySpec]:
@@ -172,10 +176,13 @@ class EnvSpec:
         if self.players:
             a = type(a)(a.name, a.dtype, a.shape[1:], a.low[0], a.high[0], a.bounded)
         arrays = self.rlpool_spec.arrays
-        if arrays.discrete_action and a.shape and not arrays.num_agents:
-            # Several choices per action (a MultiDiscrete): EnvPool's int32 box of their ranges.
-            high = _scalar_if_uniform((arrays.action_nvec - 1).astype(np.int32))
-            action = ArraySpec(np.int32, [-1, *a.shape], 0, high)
+        if arrays.discrete_action and a.shape and not self.players and not arrays.turn_based:
+            # Several choices per action (a MultiDiscrete, or the agents' actions of an env): EnvPool's
+            # integer box of their ranges (int32, or the layout's action space's dtype).
+            space = self.gymnasium_action_space
+            dtype = space.dtype if np.issubdtype(space.dtype, np.integer) else np.int32
+            high = _scalar_if_uniform((arrays.action_nvec - 1).astype(dtype))
+            action = ArraySpec(dtype, [-1, *a.shape], 0, high)
         elif arrays.discrete_action:  # EnvPool's discrete actions are int32 (most families)
             n = arrays.num_actions
             dtype = self.layout.discrete_action_dtype
@@ -231,6 +238,9 @@ class EnvSpec:
                 if self.frame_stack > 1:
                     a.shape = [self.frame_stack, *a.shape]
         info = {a.name: a for a in arrays.info}
+        if self.layout.agent_rewards_key:
+            state[f"info:{self.layout.agent_rewards_key}"] = ArraySpec(np.float32, [arrays.num_agents],
+                                                                       *_limits(np.float32))
         for key, field in self.info_fields:
             state[f"info:{key}"] = a = ArraySpec.of(info[field], info=True)
             if key in self.layout.info_dtypes:
@@ -367,7 +377,7 @@ class EnvSpec:
     def action_spec(self) -> Any:
         """dm_env action spec: int32 ``DiscreteArray`` or a ``BoundedArray`` of the task's dtype, as EnvPool's."""
         arrays = self.rlpool_spec.arrays
-        if arrays.discrete_action and arrays.action.shape and not arrays.num_agents:
+        if arrays.discrete_action and arrays.action.shape and not self.players and not arrays.turn_based:
             return _dm_spec(self.action_key, self.action_array_spec[self.action_key])
         if arrays.discrete_action:  # int32 even where action_array_spec says float64 (ViZDoom)
             return _dm_spec(self.action_key, ArraySpec(np.int32, [-1], 0, self.rlpool_spec.arrays.num_actions - 1))

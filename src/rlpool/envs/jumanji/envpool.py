@@ -8,14 +8,17 @@ at EnvPool's value only. The config is reported with EnvPool's keys in its order
 where EnvPool 1.2.7's differ (``cvrp_max_capacity`` 30, not EnvPool's 20; ``RubiksCube-partly-scrambled-v0``'s
 ``rubiks_cube_num_scrambles`` 7, jumanji's registration, not EnvPool's 20); pass EnvPool's value to get its
 instances' sizes. EnvPool gives a multi-discrete action space (BinPack's ``[ems, item]``) as an int32 ``Box`` of
-the choices' ranges, and so does this layer. The multi-agent tasks (``MULTI_AGENT``), which EnvPool 1.2.7 gives as
-one agent, are refused here for now, naming rlpool's multi-agent face, and so is EnvPool's ``Connector-v2``
-spelling.
+the choices' ranges, and so does this layer.
+EnvPool 1.2.7 gives the multi-agent tasks (``MULTI_AGENT``; rlpool's own faces step them with an agent axis) as
+one env: the entries jumanji gives once for all agents once, the agents' actions as one vector, one reward
+(their sum, Connector's their mean, or jumanji's one shared reward), and Connector's and SearchAndRescue's
+rewards per agent in ``info``; so does this layer. ``Connector-v2`` is EnvPool's other name of ``Connector-v3``.
 """
 
 from __future__ import annotations
 
 import ast
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -76,10 +79,22 @@ _CONFIG: dict[str, tuple[str, str]] = {
 """EnvPool 1.2.7's Jumanji config keys after its pool keys, per task: (their common prefix, the rest in order;
 ``name=value`` for a key with a value, a bare name for one that is empty by default)."""
 
-MULTI_AGENT = ("Cleaner-v0", "Connector-v3", "LevelBasedForaging-v0", "MMST-v0", "MultiCVRP-v0", "RobotWarehouse-v0",
-               "SearchAndRescue-v0")
-"""Tasks on rlpool's multi-agent API that EnvPool 1.2.7 gives as one agent (a vector action, one reward): this
-layer does not have that form yet and refuses them, naming rlpool's own face."""
+MULTI_AGENT: dict[str, dict[str, Any]] = {
+    "Cleaner-v0": {"shared": ("grid", "step_count"), "reward": "shared"},
+    "Connector-v3": {"shared": ("grid", "step_count"), "reward": "mean", "agent_rewards": "agent_rewards"},
+    "LevelBasedForaging-v0": {"shared": ("step_count",)},
+    "MMST-v0": {"shared": ("node_types", "adj_matrix", "step_count"), "reward": "shared"},
+    "MultiCVRP-v0": {"shared": ("nodes.coordinates", "nodes.demands", "windows.start", "windows.end",
+                                "coeffs.early", "coeffs.late"), "reward": "shared", "action_dtype": np.int16},
+    "RobotWarehouse-v0": {"shared": ("step_count",), "reward": "shared"},
+    "SearchAndRescue-v0": {"shared": ("targets_remaining", "step"), "agent_rewards": "searcher_rewards"},
+}
+"""Tasks on rlpool's multi-agent API, which EnvPool 1.2.7 gives as one env (``JumanjiAgentsLayout``): the
+observation entries jumanji gives once for all agents (rlpool repeats them on every agent's row; EnvPool has
+them once), how the one reward comes from the agents' (``"sum"``, the default, as jumanji's
+``MultiToSingleWrapper``; ``"mean"``, Connector's in EnvPool; ``"shared"``: jumanji's one reward, which rlpool
+repeats per agent), the info key of the agents' own rewards where EnvPool gives them, and the action's dtype
+where EnvPool's is not int32."""
 
 _OPTIONS: dict[str, dict[str, str]] = {
     "CVRP-v1": {"cvrp_max_capacity": "max_capacity"},
@@ -112,10 +127,6 @@ class JumanjiLayout(FamilyLayout):
 
     def options(self, opts: dict[str, Any]) -> dict[str, Any]:
         """EnvPool's keys -> rlpool's options, or checked against their only value here and dropped."""
-        if self.task_id in MULTI_AGENT:
-            raise EnvPoolError(f"{self.task_id}: EnvPool 1.2.7 gives it as one agent with a vector action and one "
-                               "reward, a form rlpool's EnvPool layer does not have yet; rlpool.make gives it on "
-                               "rlpool's multi-agent API (docs/multi_agent.md)")
         opts = dict(opts)
         for key, default in self.keys.items():
             if key not in opts:
@@ -150,6 +161,77 @@ class JumanjiLayout(FamilyLayout):
         return space
 
 
+class JumanjiAgentsLayout(JumanjiLayout):
+    """A multi-agent task as EnvPool 1.2.7 gives it: one env, the shared entries once, one reward."""
+
+    agents_as_one = True
+
+    def __init__(self, task_id: str) -> None:
+        super().__init__(task_id)
+        form = MULTI_AGENT[task_id]
+        self.shared: tuple[str, ...] = form["shared"]
+        self.combine: str = form.get("reward", "sum")
+        self.agent_rewards_key = form.get("agent_rewards")
+        self.action_dtype = form.get("action_dtype", np.int32)
+
+    def obs(self, obs: Any) -> Any:
+        """Rlpool's agent rows with each shared entry taken once (agent 0's copy: a view)."""
+        return self._take_shared(obs, lambda value: value[:, 0])
+
+    def observation_space(self, space: Any) -> Any:
+        """Rlpool's per-env space with each shared entry's agent axis dropped (a bounded int scalar: Discrete)."""
+        from gymnasium import spaces
+
+        def once(s: Any) -> Any:
+            if isinstance(s, spaces.MultiBinary):
+                return spaces.MultiBinary(list(np.atleast_1d(s.n)[1:]))
+            low, high = s.low[0], s.high[0]
+            if np.ndim(low) == 0 and np.issubdtype(s.dtype, np.integer):
+                return spaces.Discrete(int(high) - int(low) + 1, start=int(low), dtype=s.dtype)
+            return spaces.Box(low, high, s.shape[1:], s.dtype)
+
+        return self._take_shared(space, once, lambda entries: spaces.Dict(OrderedDict(entries)))
+
+    def obs_entry_spec(self, key: str, spec: Any) -> Any:
+        """A shared entry's ``state_array_spec`` without the agent axis."""
+        if key in self.shared:
+            spec.shape = spec.shape[1:]
+            for bound in ("minimum", "maximum"):
+                value = getattr(spec, bound)
+                if np.ndim(value):
+                    setattr(spec, bound, value[0].item() if (value == value[0]).all() else value[0])
+        return spec
+
+    def reward(self, reward: np.ndarray) -> np.ndarray:
+        """The env's reward: the agents' sum, mean, or the shared reward (agent 0's copy)."""
+        if self.combine == "shared":
+            return reward[:, 0]
+        if self.combine == "mean":
+            return reward.mean(axis=1, dtype=reward.dtype)
+        return reward.sum(axis=1, dtype=reward.dtype)
+
+    def action_space(self, space: Any) -> Any:
+        """The agents' choices as EnvPool's integer box (int32; MultiCVRP's int16), or the continuous box."""
+        from gymnasium import spaces
+
+        if isinstance(space, spaces.MultiDiscrete):
+            dtype = self.action_dtype
+            return spaces.Box(0, (np.asarray(space.nvec) - 1).astype(dtype), space.shape, dtype)
+        return space
+
+    def _take_shared(self, tree: Any, once: Any, make: Any = dict, prefix: str = "") -> Any:
+        """``tree`` (a dict, or a gymnasium Dict) with ``once`` applied to each shared entry."""
+        items = tree.spaces.items() if hasattr(tree, "spaces") else tree.items()
+        out = {}
+        for key, value in items:
+            name = prefix + key
+            if isinstance(value, dict) or hasattr(value, "spaces"):
+                out[key] = self._take_shared(value, once, make, name + ".")
+            else:
+                out[key] = once(value) if name in self.shared else value
+        return make(out)
+
+
 def _same(value: Any, default: Any) -> bool:
     if isinstance(default, str):
         return isinstance(value, str) and value == default
@@ -159,7 +241,8 @@ def _same(value: Any, default: Any) -> bool:
             and np.float32(value) == np.float32(default))
 
 
-_LAYOUTS = {task_id: JumanjiLayout(task_id) for task_id in TASKS}
+_LAYOUTS = {task_id: JumanjiAgentsLayout(task_id) if task_id in MULTI_AGENT else JumanjiLayout(task_id)
+            for task_id in TASKS}
 _TYPES = {env_type for env_type, _, _ in TASKS.values()}
 
 
@@ -172,4 +255,5 @@ def _layout(task_id: str, env_type: str) -> FamilyLayout | None:
     return _LAYOUTS.get(resolve_alias(task_id)[0])
 
 
-register_ids({f"Jumanji/{task_id}": (task_id, {}) for task_id in TASKS if task_id not in MULTI_AGENT})
+register_ids({**{f"Jumanji/{task_id}": (task_id, {}) for task_id in TASKS},
+              "Connector-v2": ("Connector-v3", {}), "Jumanji/Connector-v2": ("Connector-v3", {})})
