@@ -15,6 +15,17 @@
 // - space.py Space (intersection, is_empty, is_included, hyperplane) and
 //   types.py (item_fits_in_item, item_volume); reward.py DenseReward.
 //
+// - render: viewer.py BinPackViewer (l.131-245): jumanji draws the container
+//   and the placed items as 3-D boxes. The render_mode="rgb_array" picture is
+//   their view from above instead, 480 x 480 on white, with the viewer's x
+//   and y axes limits (the container's length less and plus 5 %) filling the
+//   frame, x right, y up: the container's floor (242, 255, 255) (jumanji's
+//   cyan at alpha 0.05 on white) with a black 1 px edge, then each placed
+//   item's footprint with a black 1 px edge around plt.get_cmap("hsv",
+//   max_num_items)(item) (jumanji_colormap.h; opaque, jumanji's alpha is
+//   0.3), the items in order of their top (z + z_len), then of index, so that
+//   what is seen from above is on top.
+//
 // The EMS bookkeeping works on fixed buffers sized once per env (no
 // allocation in a step). jumanji's intersections with the half-infinite
 // hyperplanes are float32 where a bound is infinite; every finite coordinate
@@ -33,6 +44,7 @@
 // on load.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -42,7 +54,9 @@
 #include <utility>
 #include <vector>
 
+#include "envs/jumanji/jumanji_colormap.h"
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -133,6 +147,8 @@ EnvSpec bin_pack_spec(const Config& c) {
                  .shape = {2},
                  .low = {0, 0},
                  .high = {double(o.obs_num_ems - 1), double(o.max_num_items - 1)}};
+  spec.render_width = spec.render_height = 480;
+  spec.render_fps = 5.0;
   spec.info = {{.name = "volume_utilization", .dtype = DType::kFloat32},
                {.name = "packed_items", .dtype = DType::kInt32},
                {.name = "ratio_packed_items", .dtype = DType::kFloat32},
@@ -255,6 +271,8 @@ class BinPack final : public JumanjiEnv {
     *out.info_as<std::int32_t>(3) = active;
     *out.info_as<bool>(4) = invalid_;
   }
+
+  void render(const Frame& frame) override { draw(Canvas(frame)); }
 
   std::string save() const override {
     std::string bytes;
@@ -571,6 +589,34 @@ class BinPack final : public JumanjiEnv {
         mask[i] = static_cast<std::uint8_t>((items_mask[i] & (placed[i] ^ 1)) & (items[i][0] <= dx) &
                                             (items[i][1] <= dy) & (items[i][2] <= dz));
       }
+    }
+  }
+
+  void draw(const Canvas& canvas) const {
+    const double lx = container_.x2 - container_.x1;
+    const double ly = container_.y2 - container_.y1;
+    const auto px = [&](double x) {
+      return static_cast<int>(std::lround((x - container_.x1 + 0.05 * lx) / (1.1 * lx) * canvas.width()));
+    };
+    const auto py = [&](double y) {
+      return static_cast<int>(std::lround((1.0 - (y - container_.y1 + 0.05 * ly) / (1.1 * ly)) * canvas.height()));
+    };
+    // A footprint [x0, x1) x [y0, y1) with a black edge 1 px wide.
+    const auto box = [&](double x0, double y0, double x1, double y1, Rgb fill) {
+      canvas.rect(px(x0), py(y1), px(x1) + 1, py(y0) + 1, Rgb{0, 0, 0});
+      canvas.rect(px(x0) + 1, py(y1) + 1, px(x1), py(y0), fill);
+    };
+    canvas.fill(Rgb{255, 255, 255});
+    box(container_.x1, container_.y1, container_.x2, container_.y2, Rgb{242, 255, 255});
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < n_; ++i) {
+      if (placed_[i] != 0) order.push_back(i);
+    }
+    const auto top = [&](std::size_t i) { return std::int64_t{location_[i][2]} + items_[i][2]; };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return top(a) < top(b); });
+    for (const std::size_t i : order) {
+      box(location_[i][0], location_[i][1], location_[i][0] + items_[i][0], location_[i][1] + items_[i][1],
+          hsv_entry(static_cast<int>(n_), static_cast<int>(i)));
     }
   }
 

@@ -24,6 +24,11 @@
 // - observation_spec (l.126-152), _observation_from_state (l.322-329) and
 //   _compute_extras (l.374-381): ratio_dirty_tiles (float32) and
 //   num_dirty_tiles (int32) in the info.
+// - render: viewer.py CleanerViewer._create_grid_image (l.116-143) and
+//   _set_agents_colors as flat colours: the grid inside a black frame one
+//   square wide, a square cell_size pixels, a clean square white, a dirty one
+//   green, a wall black; a square holding k agents red at alpha 1 - 0.5^k
+//   over the white background, (255, g, g) with g = 255 * 0.5^k rounded.
 // Observation entries have the agent axis first: agents_locations and
 // action_mask are jumanji's per-agent rows; grid and step_count are repeated
 // on every agent's row.
@@ -33,6 +38,7 @@
 // x 4 uint8, 0/1), step_count (int32), the State's key (two uint32).
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -42,6 +48,7 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 #include "envs/jumanji/maze_generation.h"
 
 namespace rlpool::jumanji {
@@ -53,6 +60,17 @@ constexpr std::int8_t kDirty = 0;
 constexpr std::int8_t kClean = 1;
 constexpr std::int8_t kWall = 2;
 constexpr std::int64_t kMaxSide = 256;
+
+// The viewer's COLORS: clean, dirty, wall (the frame too).
+constexpr Rgb kCleanColour{255, 255, 255};
+constexpr Rgb kDirtyColour{0, 255, 0};
+constexpr Rgb kWallColour{0, 0, 0};
+
+// The picture's square: 480 pixels over the longer side (the frame
+// included), 2..40 pixels.
+int cell_size(std::int64_t rows, std::int64_t cols) {
+  return static_cast<int>(std::clamp<std::int64_t>(480 / (std::max(rows, cols) + 2), 2, 40));
+}
 
 // JAX's index normalisation for a scatter: a negative index counts from the
 // end; the result may still lie outside 0..size-1 (the write is dropped).
@@ -172,7 +190,38 @@ class Cleaner final : public JumanjiEnv {
     state_key_ = key;
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
  private:
+  void draw(const Frame& frame) const {
+    const Canvas canvas(frame);
+    const Board board(frame, rows_ + 2, cols_ + 2);  // the grid at (1, 1), the frame around it
+    canvas.fill(kWallColour);
+    for (int r = 0; r < rows_; ++r) {
+      for (int c = 0; c < cols_; ++c) {
+        const std::int8_t v = grid_[static_cast<std::size_t>(r * cols_ + c)];
+        if (v != kWall) board.paint(canvas, r + 1, c + 1, v == kClean ? kCleanColour : kDirtyColour);
+      }
+    }
+    const auto location = [&](int i) {
+      return std::array{locations_[static_cast<std::size_t>(2 * i)], locations_[static_cast<std::size_t>(2 * i + 1)]};
+    };
+    for (int i = 0; i < agents(); ++i) {
+      const auto [row, col] = location(i);
+      if (row < 0 || row >= rows_ || col < 0 || col >= cols_) continue;
+      int count = 0;  // the agents on this square, painted once, by the first of them
+      bool first = true;
+      for (int j = 0; j < agents(); ++j) {
+        const bool here = location(j) == location(i);
+        count += here ? 1 : 0;
+        first = first && !(here && j < i);
+      }
+      if (!first) continue;
+      const auto g = static_cast<std::uint8_t>(std::lround(255.0 * std::pow(0.5, count)));
+      board.paint(canvas, row + 1, col + 1, Rgb{255, g, g});
+    }
+  }
+
   // _compute_action_mask: (y, x) the square reached; the bounds as jumanji
   // checks them, the wall read clamped into the grid.
   void update_action_mask() {
@@ -231,6 +280,9 @@ EnvSpec cleaner_spec(const Config& config) {
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {agents}, .low = {0.0}, .high = {3.0}},
       .info = {ArraySpec{.name = "ratio_dirty_tiles", .dtype = DType::kFloat32},
                ArraySpec{.name = "num_dirty_tiles", .dtype = DType::kInt32}},
+      .render_width = static_cast<int>(cols + 2) * cell_size(rows, cols),
+      .render_height = static_cast<int>(rows + 2) * cell_size(rows, cols),
+      .render_fps = 5,
   };
   spec.num_agents = static_cast<int>(agents);
   return spec;

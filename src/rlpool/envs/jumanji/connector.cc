@@ -31,6 +31,13 @@
 //   step while not connected (float32).
 // - The TimeStep: every agent connected or blocked ends the episode with a
 //   termination; step_count >= time_limit otherwise with a truncation.
+// - render: viewer.py ConnectorViewer (l.33-155) as flat colours, row 0 at
+//   the top: a square cell_size pixels, edged black; agent i's colour is the
+//   viewer's colormap(i / A) of matplotlib's "hsv" colormap resampled to
+//   A + 1 colours (jumanji_colormap.h); an agent's position square in its
+//   colour, its path squares in its colour at alpha 0.25 over white, its
+//   target square white with the middle half (a square half as wide) in its
+//   colour; an empty square white.
 // XLA's float32 exp (a Cephes polynomial with fused multiply-adds, results
 // below the normal range flushed to zero) is reproduced for the softmax.
 // Observation entries have the agent axis first: action_mask is jumanji's
@@ -53,6 +60,8 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_colormap.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -105,6 +114,22 @@ int scatter_index(int i, int size) {
   return j >= 0 && j < size ? j : -1;
 }
 
+constexpr Rgb kWhite{255, 255, 255};
+constexpr Rgb kBlack{0, 0, 0};
+
+// The viewer's colour of agent `id` of `agents`: colormap(id / agents) of
+// get_cmap("hsv", agents + 1), a table of agents + 1 colours at j / agents.
+Rgb agent_colour(int id, int agents) { return hsv_at(agents + 1, id * (1.0 / agents)); }
+
+// Over white at alpha 0.25.
+Rgb faded(Rgb c) {
+  const auto f = [](std::uint8_t v) { return static_cast<std::uint8_t>(std::lround(0.25 * v + 0.75 * 255.0)); };
+  return {f(c.r), f(c.g), f(c.b)};
+}
+
+// The picture's square: 480 pixels over the side, 2..48 pixels.
+int cell_size(std::int64_t n) { return static_cast<int>(std::clamp<std::int64_t>(480 / n, 2, 48)); }
+
 struct Point {
   std::int32_t row = 0;
   std::int32_t col = 0;
@@ -132,7 +157,9 @@ class Connector final : public JumanjiEnv {
         was_connected_(static_cast<std::size_t>(a_)),
         collided_(static_cast<std::size_t>(a_)),
         old_values_(static_cast<std::size_t>(a_)),
-        new_values_(static_cast<std::size_t>(a_)) {}
+        new_values_(static_cast<std::size_t>(a_)) {
+    for (int i = 0; i < a_; ++i) colours_.push_back(agent_colour(i, a_));
+  }
 
   // RandomWalkGenerator's max_steps: 0 is jumanji's None, int(grid_size * 1.5).
   static int max_steps(const Config& config) {
@@ -276,7 +303,34 @@ class Connector final : public JumanjiEnv {
     mask_ = std::move(mask);
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
  private:
+  void draw(const Frame& frame) const {
+    const Canvas canvas(frame);
+    const Board board(frame, n_, n_);
+    const int gap = board.cell >= 8 ? 1 : 0;
+    canvas.fill(kBlack);
+    for (int r = 0; r < n_; ++r) {
+      for (int c = 0; c < n_; ++c) {
+        const std::int32_t v = at(r, c);
+        if (v <= 0) {
+          board.paint(canvas, r, c, kWhite, gap);
+          continue;
+        }
+        const Rgb colour = colours_[static_cast<std::size_t>((v - 1) / 3)];
+        if (is_target(v)) {
+          board.paint(canvas, r, c, kWhite, gap);
+          const int quarter = static_cast<int>(std::lround(board.cell / 4.0));
+          canvas.rect(board.x0(c) + quarter, board.y0(r) + quarter, board.x0(c) + board.cell - quarter,
+                      board.y0(r) + board.cell - quarter, colour);
+        } else {
+          board.paint(canvas, r, c, (v - kPath) % 3 == 0 ? faded(colour) : colour, gap);
+        }
+      }
+    }
+  }
+
   bool connected(std::size_t i) const { return position_[i] == target_[i]; }
   std::int32_t gather(Point p) const {
     return grid_[static_cast<std::size_t>(gather_index(p.row, n_) * n_ + gather_index(p.col, n_))];
@@ -446,6 +500,7 @@ class Connector final : public JumanjiEnv {
   std::vector<std::int32_t> new_values_;
   std::int32_t step_count_ = 0;
   Key state_key_{};
+  std::vector<Rgb> colours_;  // the picture's colour of each agent
 };
 
 EnvSpec connector_spec(const Config& config) {
@@ -466,6 +521,9 @@ EnvSpec connector_spec(const Config& config) {
       .info = {ArraySpec{.name = "num_connections", .dtype = DType::kInt32},
                ArraySpec{.name = "ratio_connections", .dtype = DType::kFloat32},
                ArraySpec{.name = "total_path_length", .dtype = DType::kInt32}},
+      .render_width = static_cast<int>(n) * cell_size(n),
+      .render_height = static_cast<int>(n) * cell_size(n),
+      .render_fps = 5,
   };
   spec.num_agents = static_cast<int>(agents);
   return spec;

@@ -27,6 +27,17 @@
 //   XLA divides by a constant: times its float32 reciprocal); the
 //   action mask is the unvisited nodes the capacity covers, the depot
 //   wherever the vehicle is not.
+// - render: viewer.py CVRPViewer (l.33-75, 151-250): the
+//   render_mode="rgb_array" picture, 480 x 480 with the unit square's axes
+//   limits filling it (x right, y up), on white (jumanji draws over a
+//   city-map photo): the depot a black square 0.04 a side, each customer a
+//   black disc of radius 0.01; the trajectory cut into routes as _group_tour
+//   cuts it (each leaves the depot; the last may not be back), route k in
+//   plt.get_cmap("hsv", num_nodes)(k) (jumanji_colormap.h): lines 2 px wide
+//   between its consecutive nodes (jumanji's quiver arrows, without heads),
+//   then a disc of radius 4 px in its colour on each of its nodes, the
+//   depot's the last route's. All the routes' lines go down before their
+//   discs, so that a node's centre shows its route.
 //
 // State bytes (after the env's key), in jumanji's State order: coordinates
 // ((num_nodes + 1) * 2 float32), demands (num_nodes + 1 int32), position
@@ -40,7 +51,9 @@
 #include <string>
 #include <vector>
 
+#include "envs/jumanji/jumanji_colormap.h"
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -115,6 +128,8 @@ class CVRP final : public JumanjiEnv {
     mask[kDepot] = position_ != kDepot;
   }
 
+  void render(const Frame& frame) override { draw(Canvas(frame)); }
+
   std::string save() const override {
     std::string bytes;
     append_values(bytes, coordinates_);
@@ -157,6 +172,37 @@ class CVRP final : public JumanjiEnv {
   }
 
  private:
+  void draw(const Canvas& canvas) const {
+    constexpr Rgb kBlack{0, 0, 0};
+    const double w = canvas.width();
+    const double h = canvas.height();
+    const auto x = [&](std::int32_t i) { return coordinates_[2 * static_cast<std::size_t>(i)] * w; };
+    const auto y = [&](std::int32_t i) { return (1.0 - coordinates_[2 * static_cast<std::size_t>(i) + 1]) * h; };
+    canvas.fill(Rgb{255, 255, 255});
+    const double half = 0.02 * w;  // half the depot's side
+    canvas.rect(static_cast<int>(std::lround(x(kDepot) - half)), static_cast<int>(std::lround(y(kDepot) - half)),
+                static_cast<int>(std::lround(x(kDepot) + half)), static_cast<int>(std::lround(y(kDepot) + half)),
+                kBlack);
+    for (std::int32_t i = 1; i <= n_; ++i) canvas.disc(x(i), y(i), 0.01 * w, kBlack);
+    const int visits = std::min(num_total_visits_, static_cast<std::int32_t>(trajectory_.size()));
+    for (int pass = 0; pass < 2; ++pass) {  // the lines, then the discs
+      int route = -1;
+      for (int j = 1; j < visits; ++j) {
+        const std::int32_t a = trajectory_[static_cast<std::size_t>(j - 1)];
+        const std::int32_t b = trajectory_[static_cast<std::size_t>(j)];
+        if (a == kDepot && b == kDepot) continue;
+        if (a == kDepot) ++route;
+        const Rgb colour = hsv_entry(n_, std::max(route, 0));
+        if (pass == 0) {
+          canvas.line(x(a), y(a), x(b), y(b), colour, 2);
+        } else {
+          canvas.disc(x(a), y(a), 4.0, colour);
+          canvas.disc(x(b), y(b), 4.0, colour);
+        }
+      }
+    }
+  }
+
   // distance_between_two_cities: jnp.linalg.norm(a - b), with XLA's fused multiply-add.
   float distance(std::int32_t a, std::int32_t b) const {
     return planar_distance(&coordinates_[static_cast<std::size_t>(2 * a)],
@@ -195,6 +241,9 @@ EnvSpec cvrp_spec(const Config& config) {
           },
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0}, .high = {nodes}},
+      .render_width = 480,
+      .render_height = 480,
+      .render_fps = 5.0,
   };
 }
 

@@ -28,6 +28,13 @@
 //   over num_rows * num_cols, in float32 (XLA multiplies by the reciprocal of
 //   the constant: count * (1 / (rows * cols))).
 // - observation_spec (l.260-307): grid, blocks, action_mask.
+// - render: viewer.py FlatPackViewer.__init__ and _draw_grid_cell (l.30-50,
+//   l.118-143) as flat colours: the grid's squares on black lines (row 0 on
+//   top), white where empty, else piece v's colour -- entry v - 1 of
+//   matplotlib's "hsv" map in num_blocks + 1 colours, as the viewer samples
+//   it (jumanji_colormap.h), at
+//   the viewer's alpha 0.7 over white: (7 c + 3 * 255 + 5) / 10 per channel --
+//   with v written in #606060.
 //
 // State bytes (after the env's key): blocks (num_blocks x 3 x 3 int32), grid
 // (num_rows x num_cols int32), action_mask (num_blocks x 4 x (num_rows - 2)
@@ -36,6 +43,7 @@
 // is the env's (num_row_blocks * num_col_blocks).
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -44,6 +52,8 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_colormap.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -75,6 +85,31 @@ Block rotate(const Block& b, int rotation) {
 }
 
 int grid_dim(int blocks) { return 2 * blocks + 1; }  // compute_grid_dim: 3n - (n - 1)
+
+// The picture: cell_size pixels a square, at most 480 pixels a side.
+constexpr Rgb kBlack{0, 0, 0};
+constexpr Rgb kWhite{255, 255, 255};
+constexpr Rgb kText{0x60, 0x60, 0x60};
+
+int cell_size(std::int64_t rows, std::int64_t cols) {
+  return static_cast<int>(std::clamp<std::int64_t>(480 / std::max(rows, cols), 2, 40));
+}
+
+// Entry k of get_cmap("hsv", n + 1) (the viewer's colour of block k + 1 of n) at alpha 0.7 over white.
+Rgb pale_hue(int k, int n) {
+  const Rgb c = hsv_entry(n + 1, k);
+  const auto pale = [](int v) { return static_cast<std::uint8_t>((7 * v + 3 * 255 + 5) / 10); };
+  return {pale(c.r), pale(c.g), pale(c.b)};
+}
+
+// The block font's scale for `value` in a cell `cell` pixels wide: a tenth of
+// the cell, less where the digits would take more than 4/5 of its width; 0
+// (no number) where they do not fit.
+int number_scale(int cell, long value) {
+  int digits = 1;
+  for (long v = value; v >= 10; v /= 10) ++digits;
+  return std::min(cell / 10, 4 * cell / (5 * (4 * digits - 1)));
+}
 
 class FlatPack final : public JumanjiEnv {
  public:
@@ -135,6 +170,8 @@ class FlatPack final : public JumanjiEnv {
     for (std::size_t i = 0; i < action_mask_.size(); ++i) mask[i] = action_mask_[i] != 0;
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
   std::string save() const override {
     std::string bytes;
     for (const Block& b : blocks_) append(bytes, b.data(), b.size() * sizeof(std::int32_t));
@@ -177,6 +214,18 @@ class FlatPack final : public JumanjiEnv {
   }
 
  private:
+  void draw(const Frame& frame) const {
+    const Canvas canvas(frame);
+    const Board board(frame, rows_, cols_);
+    canvas.fill(kBlack);
+    for (int r = 0; r < rows_; ++r) {
+      for (int c = 0; c < cols_; ++c) {
+        const std::int32_t v = grid_[static_cast<std::size_t>(r * cols_ + c)];
+        board.paint(canvas, r, c, v == 0 ? kWhite : pale_hue((v - 1) % num_blocks_, num_blocks_), 1);
+        if (v != 0) canvas.number(board.cx(c), board.cy(r), v, number_scale(board.cell, v), kText);
+      }
+    }
+  }
   std::size_t mask_index(int b, int rotation, int row, int col) const {
     return static_cast<std::size_t>(((b * kRotations + rotation) * prows_ + row) * pcols_ + col);
   }
@@ -308,6 +357,9 @@ EnvSpec flat_pack_spec(const Config& config) {
                           .low = {0.0, 0.0, 0.0, 0.0},
                           .high = {n - 1.0, kRotations - 1.0, static_cast<double>(rows - 3),
                                    static_cast<double>(cols - 3)}},
+      .render_width = static_cast<int>(cols) * cell_size(rows, cols),
+      .render_height = static_cast<int>(rows) * cell_size(rows, cols),
+      .render_fps = 5,
   };
 }
 

@@ -20,6 +20,12 @@
 // - env.py observation_spec (l.100-124): board (int32), action_mask (bool,
 //   4); the TimeStep's extras: highest_tile = 2 ** max(board) (int32, as
 //   JAX's integer power wraps).
+// - render: viewer.py Game2048Viewer.render, render_tile and draw_board
+//   (l.69-87, l.131-204) as flat colours: the tiles in the viewer's COLORS by
+//   value (an empty square #ccc0b3, 2 #eee4da ... 16384 #aa60a6, larger
+//   #f8251d) on #bbada0 lines, each tile's value (2 and 4 in #766d64, larger
+//   ones in #f9f6f2), and the score (the viewer's title) in #766d64 on a
+//   #faf8ef strip below the board.
 //
 // State bytes (after the env's key): board (n * n int32), step_count
 // (int32), action_mask (4 bytes, 0/1), score (float32), the State's key (two
@@ -34,12 +40,37 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
 namespace {
 
 constexpr std::array<float, 2> kNewTileP = {0.9f, 0.1f};  // exponents 1 and 2
+
+// The picture: a board 480 / board_size pixels a square, the score's strip below it.
+constexpr int kBoardPixels = 480;
+constexpr int kStrip = 48;
+// Tile colours by exponent (0: empty); the exponents past the table's end share kOther.
+constexpr Rgb kTileColours[15] = {
+    {0xcc, 0xc0, 0xb3}, {0xee, 0xe4, 0xda}, {0xed, 0xe0, 0xc8}, {0xf5, 0x95, 0x63}, {0xf5, 0x95, 0x63},
+    {0xf6, 0x7c, 0x5f}, {0xf6, 0x5e, 0x3b}, {0xed, 0xcf, 0x72}, {0xed, 0xcc, 0x61}, {0xed, 0xc6, 0x51},
+    {0xee, 0xc7, 0x44}, {0xec, 0xc2, 0x2e}, {0xb7, 0x84, 0xab}, {0xb7, 0x84, 0xab}, {0xaa, 0x60, 0xa6},
+};
+constexpr Rgb kOther{0xf8, 0x25, 0x1d};
+constexpr Rgb kLightText{0xf9, 0xf6, 0xf2};
+constexpr Rgb kDarkText{0x76, 0x6d, 0x64};
+constexpr Rgb kEdge{0xbb, 0xad, 0xa0};
+constexpr Rgb kBackground{0xfa, 0xf8, 0xef};
+
+// The block font's scale for `value` in a cell `cell` pixels wide: a tenth of
+// the cell, less where the digits would take more than 4/5 of its width; 0
+// (no number) where they do not fit.
+int number_scale(int cell, long value) {
+  int digits = 1;
+  for (long v = value; v >= 10; v /= 10) ++digits;
+  return std::min(cell / 10, 4 * cell / (5 * (4 * digits - 1)));
+}
 
 class Game2048 final : public JumanjiEnv {
  public:
@@ -116,7 +147,29 @@ class Game2048 final : public JumanjiEnv {
     state_key_ = key;
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
  private:
+  void draw(const Frame& frame) const {
+    const Canvas canvas(frame);
+    const Board grid(frame, n_, n_);
+    const int side = n_ * grid.cell;
+    canvas.rect(0, 0, side, side, kEdge);
+    for (int r = 0; r < n_; ++r) {
+      for (int c = 0; c < n_; ++c) {
+        const std::int32_t e = board_[static_cast<std::size_t>(r * n_ + c)];
+        grid.paint(canvas, r, c, e < 15 ? kTileColours[e] : kOther, std::max(1, grid.cell / 40));
+        if (e > 0 && e < 63) {  // the value of a tile past 2 ** 62 is left out
+          const long value = 1L << e;
+          canvas.number(grid.cx(c), grid.cy(r), value, number_scale(grid.cell, value), e <= 2 ? kDarkText : kLightText);
+        }
+      }
+    }
+    canvas.rect(0, side, canvas.width(), canvas.height(), kBackground);
+    const long score = static_cast<long>(std::min(score_, 1e18f));
+    canvas.number(canvas.width() / 2.0, side + kStrip / 2.0, score, 4, kDarkText);
+  }
+
   int max_exponent() const { return n_ * n_ + 1; }
 
   // Square k of line `i` of the board as transform_board shows it for
@@ -227,6 +280,9 @@ EnvSpec game_2048_spec(const Config& config) {
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .low = {0.0}, .high = {3.0}},
       .info = {ArraySpec{.name = "highest_tile", .dtype = DType::kInt32}},
+      .render_width = static_cast<int>(kBoardPixels / n * n),
+      .render_height = static_cast<int>(kBoardPixels / n * n) + kStrip,
+      .render_fps = 5,
   };
 }
 

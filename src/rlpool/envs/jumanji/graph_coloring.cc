@@ -15,17 +15,32 @@
 //   neighbours has. There is no time limit of the game's own.
 // - env.py observation_spec (l.209-256): adj_matrix, colors,
 //   current_node_index, action_mask.
+// - render: viewer.py GraphColoringViewer (l.127-216): the
+//   render_mode="rgb_array" picture, 480 x 480 with the unit square's axes
+//   limits filling it (x right, y up), on white. jumanji places the nodes by
+//   a force layout from numpy's random generator (commons/graph_view_utils.py
+//   spring_layout); rlpool puts node i on a circle instead, at (0.5 + 0.4
+//   cos(2 pi i / n), 0.5 + 0.4 sin(2 pi i / n)). Each edge a black line 1 px
+//   wide, then each node a disc of jumanji's radius 0.25 / (5 + int(sqrt(n)))
+//   in its color's _create_color_mapping entry: color c is
+//   plt.get_cmap("hsv", n + 1)(c / n) (jumanji_colormap.h), no color (-1)
+//   black; the node's index in white on it (block font, 2 px a block from a
+//   radius of 12 px up, else 1).
 //
 // State bytes (after the env's key): adj_matrix (n * n bytes, 0 or 1),
 // colors (n int32), current_node_index (int32), action_mask (n bytes, 0 or
 // 1), the State's key (two uint32), in jumanji's State order.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "envs/jumanji/jumanji_colormap.h"
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -94,6 +109,8 @@ class GraphColoring final : public JumanjiEnv {
     *out.obs_as<std::int32_t>(3) = current_;
   }
 
+  void render(const Frame& frame) override { draw(Canvas(frame)); }
+
   std::string save() const override {
     std::string bytes;
     append_values(bytes, adj_);
@@ -124,6 +141,27 @@ class GraphColoring final : public JumanjiEnv {
   }
 
  private:
+  void draw(const Canvas& canvas) const {
+    const double w = canvas.width();
+    const double h = canvas.height();
+    const auto x = [&](int i) { return (0.5 + 0.4 * std::cos(2.0 * std::numbers::pi * i / n_)) * w; };
+    const auto y = [&](int i) { return (0.5 - 0.4 * std::sin(2.0 * std::numbers::pi * i / n_)) * h; };
+    canvas.fill(Rgb{255, 255, 255});
+    for (int i = 0; i < n_; ++i) {
+      for (int j = i + 1; j < n_; ++j) {
+        if (adj_[static_cast<std::size_t>(i * n_ + j)] != 0) canvas.line(x(i), y(i), x(j), y(j), Rgb{0, 0, 0});
+      }
+    }
+    const double radius = 0.25 / (5 + static_cast<int>(std::sqrt(static_cast<double>(n_)))) * w;
+    for (int i = 0; i < n_; ++i) {
+      const std::int32_t c = colors_[static_cast<std::size_t>(i)];
+      // colormap_indices = np.arange(0, 1, 1 / n): c * (1 / n); the colormap's entry int(that * (n + 1)).
+      const Rgb colour = c < 0 ? Rgb{0, 0, 0} : hsv_entry(n_ + 1, static_cast<int>(c * (1.0 / n_) * (n_ + 1)));
+      canvas.disc(x(i), y(i), radius, colour);
+      canvas.number(x(i), y(i), i, radius >= 12.0 ? 2 : 1, Rgb{255, 255, 255});
+    }
+  }
+
   int n_;
   float edge_probability_;
   std::vector<std::uint8_t> adj_;
@@ -152,6 +190,9 @@ EnvSpec graph_coloring_spec(const Config& config) {
           },
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0}, .high = {top}},
+      .render_width = 480,
+      .render_height = 480,
+      .render_fps = 5.0,
   };
 }
 

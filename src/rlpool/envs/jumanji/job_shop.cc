@@ -8,6 +8,17 @@
 // - env.py JobShop: reset and step (163-288), _update_operations,
 //   _update_machines (290-384), _is_action_valid, _set_busy,
 //   _create_action_mask (494-588).
+// - render: viewer.py JobShopViewer (l.63-85, 128-174): the
+//   render_mode="rgb_array" picture, jumanji's Gantt chart at 480 x 480 on
+//   white, with its axes limits filling the frame: time 0..num_jobs *
+//   max_num_ops * max_op_duration // num_machines (at least 1) left to right,
+//   machine ids -0.9..num_machines bottom to top. Grey (176, 176, 176)
+//   vertical lines 1 px wide every 10 time units (the major ticks' grid);
+//   each scheduled operation a box from its start time over its duration, 0.8
+//   high around its machine's id, black 1 px edges around plt.get_cmap("hsv",
+//   num_jobs + 1)(job) (jumanji_colormap.h); over them, a red dashed line 1
+//   px wide at time step_count. jumanji's "J<job>" labels and title are left
+//   out.
 //
 // jumanji's step updates the state whatever the action (an invalid one too,
 // which then ends the episode), so this one does as well: a job's next
@@ -24,6 +35,7 @@
 // rebuilt on load.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -34,7 +46,9 @@
 #include <utility>
 #include <vector>
 
+#include "envs/jumanji/jumanji_colormap.h"
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -82,6 +96,8 @@ EnvSpec job_shop_spec(const Config& c) {
                  .shape = {o.num_machines},
                  .low = {0},
                  .high = {double(o.num_jobs)}};
+  spec.render_width = spec.render_height = 480;
+  spec.render_fps = 5.0;
   return spec;
 }
 
@@ -192,6 +208,8 @@ class JobShop final : public JumanjiEnv {
     std::memcpy(out.obs_as<bool>(5), action_mask_.data(), action_mask_.size());
   }
 
+  void render(const Frame& frame) override { draw(Canvas(frame)); }
+
   std::string save() const override {
     std::string bytes;
     const std::size_t n = jobs_ * ops_;
@@ -283,6 +301,32 @@ class JobShop final : public JumanjiEnv {
       action_mask_[static_cast<std::size_t>(m) * (jobs_ + 1) + j] = 1;
     }
     for (std::size_t m = 0; m < machines_; ++m) action_mask_[m * (jobs_ + 1) + jobs_] = 1;
+  }
+
+  void draw(const Canvas& canvas) const {
+    const double x_max = std::max(1, o_.num_jobs * o_.max_num_ops * o_.max_op_duration / o_.num_machines);
+    const double y_span = o_.num_machines + 0.9;
+    const auto px = [&](double t) { return static_cast<int>(std::lround(t / x_max * canvas.width())); };
+    const auto py = [&](double m) {
+      return static_cast<int>(std::lround((o_.num_machines - m) / y_span * canvas.height()));
+    };
+    canvas.fill(Rgb{255, 255, 255});
+    for (int t = 0; t < x_max; t += 10) canvas.rect(px(t), 0, px(t) + 1, canvas.height(), Rgb{176, 176, 176});
+    for (std::size_t j = 0; j < jobs_; ++j) {
+      for (std::size_t op = 0; op < ops_; ++op) {
+        const std::int32_t start = scheduled_[j * ops_ + op];
+        if (start < 0) continue;
+        const std::int32_t m = machine_ids_[j * ops_ + op];
+        const int x0 = px(start);
+        const int x1 = px(start + durations_[j * ops_ + op]);
+        const int y0 = py(m + 0.4);
+        const int y1 = py(m - 0.4);
+        canvas.rect(x0, y0, x1 + 1, y1 + 1, Rgb{0, 0, 0});
+        canvas.rect(x0 + 1, y0 + 1, x1, y1, hsv_entry(o_.num_jobs + 1, static_cast<int>(j)));
+      }
+    }
+    const int now = px(step_count_);
+    for (int y = 0; y < canvas.height(); y += 8) canvas.rect(now, y, now + 1, y + 4, Rgb{255, 0, 0});
   }
 
   const Options o_;

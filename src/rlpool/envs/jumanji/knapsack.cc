@@ -16,18 +16,33 @@
 // - env.py observation_spec (l.180-226) and _state_to_observation
 //   (l.291-305): weights, values, packed_items, action_mask (not packed and
 //   weight <= remaining budget).
+// - render: viewer.py KnapsackViewer (l.28-70, 111-118): jumanji shows a
+//   picture of a knapsack titled with the total value packed and the budget
+//   used (the packed weights' sum), both to 2 decimals. The
+//   render_mode="rgb_array" picture, 480 x 480 on white, shows those and the
+//   items: item i a bar over columns [i * 480 / n, (i + 1) * 480 / n) (less
+//   its last column when 3 px wide or more), standing on row 400, round(value
+//   * 320) px tall, green (44, 160, 44) when packed, grey (190, 190, 190)
+//   when not; the budget gauge, rows [420, 460) from column 20 to 460, blue
+//   (31, 119, 180) over its first round(440 * used / total_budget) px (at
+//   most 440), light grey (220, 220, 220) after; at the top, the total value
+//   in green centred on (120, 40) and the budget used in blue centred on
+//   (360, 40), to 2 decimals in a block font 4 px a block.
 //
 // State bytes (after the env's key), in jumanji's State order: weights
 // (num_items float32), values (num_items float32), packed_items (num_items
 // bytes, 0 or 1), remaining_budget (float32), the State's key (two uint32).
 #include <algorithm>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -78,6 +93,8 @@ class Knapsack final : public JumanjiEnv {
     }
   }
 
+  void render(const Frame& frame) override { draw(Canvas(frame)); }
+
   std::string save() const override {
     std::string bytes;
     append_values(bytes, items_);
@@ -114,6 +131,54 @@ class Knapsack final : public JumanjiEnv {
   }
 
  private:
+  void draw(const Canvas& canvas) const {
+    constexpr Rgb kGreen{44, 160, 44};
+    constexpr Rgb kBlue{31, 119, 180};
+    canvas.fill(Rgb{255, 255, 255});
+    float used = 0.0f;
+    float total_value = 0.0f;
+    for (std::size_t i = 0; i < packed_.size(); ++i) {
+      if (packed_[i] != 0) {
+        used += weight(i);
+        total_value += value(i);
+      }
+    }
+    const double column = static_cast<double>(canvas.width()) / n_;
+    for (int i = 0; i < n_; ++i) {
+      const int x0 = static_cast<int>(i * column);
+      int x1 = static_cast<int>((i + 1) * column);
+      if (x1 - x0 >= 3) --x1;
+      const int top = 400 - static_cast<int>(std::lround(value(static_cast<std::size_t>(i)) * 320.0));
+      canvas.rect(x0, top, x1, 400, packed_[static_cast<std::size_t>(i)] != 0 ? kGreen : Rgb{190, 190, 190});
+    }
+    const double fraction = total_budget_ > 0.0f ? std::clamp(used / total_budget_, 0.0f, 1.0f) : 0.0;
+    const int filled = static_cast<int>(std::lround(440.0 * fraction));
+    canvas.rect(20, 420, 460, 460, Rgb{220, 220, 220});
+    canvas.rect(20, 420, 20 + filled, 460, kBlue);
+    decimal(canvas, 120, 40, total_value, kGreen);
+    decimal(canvas, 360, 40, used, kBlue);
+  }
+
+  // `v` to 2 decimals, centred on (cx, cy), the point a block wide: a local addition to Canvas::number.
+  static void decimal(const Canvas& canvas, int cx, int cy, float v, Rgb colour) {
+    constexpr int kScale = 4;
+    char text[48];
+    const int n = std::snprintf(text, sizeof(text), "%.2f", static_cast<double>(v));
+    int width = -kScale;
+    for (int i = 0; i < n; ++i) width += (text[i] == '.' ? 2 : 4) * kScale;
+    int x = cx - width / 2;
+    const int y = cy - 5 * kScale / 2;
+    for (int i = 0; i < n; ++i) {
+      if (text[i] == '.') {
+        canvas.rect(x, y + 4 * kScale, x + kScale, y + 5 * kScale, colour);
+        x += 2 * kScale;
+      } else if (text[i] >= '0' && text[i] <= '9') {
+        canvas.digit(x, y, text[i] - '0', kScale, colour);
+        x += 4 * kScale;
+      }
+    }
+  }
+
   float weight(std::size_t i) const { return items_[i]; }
   float value(std::size_t i) const { return items_[static_cast<std::size_t>(n_) + i]; }
   // The action mask's entry: not packed, and the weight fits the remaining budget.
@@ -141,6 +206,9 @@ EnvSpec knapsack_spec(const Config& config) {
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0},
                           .high = {static_cast<double>(n - 1)}},
+      .render_width = 480,
+      .render_height = 480,
+      .render_fps = 5.0,
   };
 }
 

@@ -28,6 +28,15 @@
 //   percent_eaten; terminated when every food is eaten, else truncated at
 //   step_count >= time_limit.
 // - observer.py VectorObserver (l.93-296) and GridObserver (l.299-428).
+// - render: viewer.py LevelBasedForagingViewer._draw_state (l.129-243) as
+//   flat colours, row 0 at the top: squares of cell_size pixels between
+//   white grid lines one pixel wide on black; an uneaten food a red disc
+//   (209, 56, 52: apple.png's red) of radius 0.3 squares, an agent a white
+//   disc (agent.png's colour) of the same size, each with its level badge
+//   0.28 squares (rounded to pixels) right and down of its centre: a black
+//   disc of radius 1/5 square edged white, the level in white digits
+//   (rlpool's block font, blocks of 1/20 square; left out below 16-pixel
+//   squares).
 //
 // State bytes (after the env's key), jumanji's State order: agents (id A
 // int32, position A x 2 int32, level A int32, loading A uint8), food_items
@@ -47,6 +56,7 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -58,6 +68,17 @@ constexpr int kMoves[kActions][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}, {
 constexpr std::int64_t kMaxGrid = 64;
 constexpr std::int64_t kMaxItems = 64;
 constexpr std::int64_t kMaxLevel = 1'000'000;
+
+// The viewer's colours: constants.py's black background and white lines, the icons' colours.
+constexpr Rgb kBackground{0, 0, 0};
+constexpr Rgb kLine{255, 255, 255};
+constexpr Rgb kFood{209, 56, 52};
+constexpr Rgb kAgent{255, 255, 255};
+constexpr Rgb kBadge{0, 0, 0};
+constexpr Rgb kBadgeText{255, 255, 255};
+
+// The picture's pitch: a square and one grid line, 480 pixels over the side, 4..40 pixels.
+int cell_size(int grid_size) { return std::clamp(480 / grid_size, 4, 40); }
 
 // int32 arithmetic that wraps as XLA's does.
 std::int32_t wrap32(std::int64_t v) { return static_cast<std::int32_t>(static_cast<std::uint32_t>(v)); }
@@ -116,7 +137,13 @@ class LevelBasedForaging final : public JumanjiEnv {
         o_(o),
         percent_info_(info_index(lbf_spec(config).info, "percent_eaten")),
         agents_(static_cast<std::size_t>(o.num_agents)),
-        food_(static_cast<std::size_t>(o.num_food)) {}
+        food_(static_cast<std::size_t>(o.num_food)),
+        moved_(agents_.size()),
+        next_(agents_.size()),
+        sums_(agents_.size()),
+        adj_(agents_.size()),
+        agent_grid_(o.grid_observation ? grid_plane(o) : 0),
+        food_grid_(agent_grid_.size()) {}
 
  protected:
   void new_episode(Key key) override {
@@ -173,7 +200,8 @@ class LevelBasedForaging final : public JumanjiEnv {
   Outcome play(const Action& action, double* rewards) override {
     const std::size_t n = agents_.size();
     // simulate_agent_movement, against the agents' old squares.
-    std::vector<Entity> moved = agents_;
+    std::vector<Entity>& moved = moved_;
+    moved = agents_;
     for (std::size_t i = 0; i < n; ++i) {
       const auto a = static_cast<std::size_t>(action.discrete(i));
       const std::int32_t row = agents_[i].row + kMoves[a][0];
@@ -185,7 +213,8 @@ class LevelBasedForaging final : public JumanjiEnv {
       }
     }
     // fix_collisions: agents on one square all go back.
-    std::vector<Entity> next = agents_;
+    std::vector<Entity>& next = next_;
+    next = agents_;
     for (std::size_t i = 0; i < n; ++i) {
       bool duplicate = false;
       for (std::size_t j = 0; j < n; ++j) {
@@ -197,12 +226,13 @@ class LevelBasedForaging final : public JumanjiEnv {
       }
       next[i].flag = action.discrete(i) == kLoad;
     }
-    agents_ = std::move(next);
+    agents_.swap(next);
     // eat_food, per food, then get_reward.
     std::int32_t total_food_level = 0;
     for (const Entity& f : food_) total_food_level = wrap32(std::int64_t{total_food_level} + f.level);
-    std::vector<float> sums(n, 0.0f);
-    std::vector<std::int32_t> adj(n);
+    std::vector<float>& sums = sums_;
+    std::vector<std::int32_t>& adj = adj_;
+    std::fill(sums.begin(), sums.end(), 0.0f);
     for (Entity& f : food_) {
       std::int32_t sum_levels = 0;
       for (std::size_t i = 0; i < n; ++i) {
@@ -282,7 +312,40 @@ class LevelBasedForaging final : public JumanjiEnv {
     state_key_ = key;
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
  private:
+  // The grid observer's padded planes: (grid_size + 2 fov)^2 squares.
+  static std::size_t grid_plane(const Options& o) {
+    const auto side = static_cast<std::size_t>(o.grid_size + 2 * o.fov);
+    return side * side;
+  }
+
+  void draw(const Frame& frame) const {
+    const Canvas canvas(frame);
+    const int g = o_.grid_size;
+    const int p = Board(frame, g, g).cell;
+    canvas.fill(kLine);
+    for (int r = 0; r < g; ++r) {
+      for (int c = 0; c < g; ++c) canvas.rect(c * p + 1, r * p + 1, (c + 1) * p, (r + 1) * p, kBackground);
+    }
+    const double offset = std::round(0.28 * p);
+    const double badge = p / 5.0;
+    const int scale = p >= 16 ? p / 20 : 0;
+    const auto entity = [&](const Entity& e, Rgb colour) {
+      const double cx = e.col * p + (p + 1) / 2.0;
+      const double cy = e.row * p + (p + 1) / 2.0;
+      canvas.disc(cx, cy, 0.3 * p, colour);
+      canvas.disc(cx + offset, cy + offset, badge, kBadgeText);
+      canvas.disc(cx + offset, cy + offset, badge - 1.0, kBadge);
+      if (scale > 0) canvas.number(cx + offset, cy + offset, e.level, scale, kBadgeText);
+    };
+    for (const Entity& f : food_) {
+      if (!f.flag) entity(f, kFood);
+    }
+    for (const Entity& a : agents_) entity(a, kAgent);
+  }
+
   std::vector<Entity> read_entities(StateReader& reader, std::size_t count, const std::string& what) const {
     const std::string id = what + ".id", position = what + ".position", level = what + ".level";
     const std::string flag = what + (what == "agents" ? ".loading" : ".eaten");
@@ -365,8 +428,10 @@ class LevelBasedForaging final : public JumanjiEnv {
     const int fov = o_.fov;
     const int side = o_.grid_size + 2 * fov;
     const int view = 2 * fov + 1;
-    std::vector<std::int32_t> agent_grid(static_cast<std::size_t>(side * side), 0);
-    std::vector<std::int32_t> food_grid(agent_grid.size(), 0);
+    std::vector<std::int32_t>& agent_grid = agent_grid_;
+    std::vector<std::int32_t>& food_grid = food_grid_;
+    std::fill(agent_grid.begin(), agent_grid.end(), 0);
+    std::fill(food_grid.begin(), food_grid.end(), 0);
     const auto at = [&](int r, int c) { return static_cast<std::size_t>(r * side + c); };
     for (const Entity& a : agents_) agent_grid[at(a.row + fov, a.col + fov)] += a.level;
     for (const Entity& f : food_) food_grid[at(f.row + fov, f.col + fov)] += f.flag ? 0 : f.level;
@@ -393,6 +458,15 @@ class LevelBasedForaging final : public JumanjiEnv {
   std::vector<Entity> food_;    // flag: eaten
   std::int32_t step_count_ = 0;
   Key state_key_{};
+  // Scratch, sized once: a step's moved and settled agents, the rewards' sums
+  // and loaders' levels; the grid observer's planes (observe is const, so
+  // these two are mutable: they hold nothing between calls).
+  std::vector<Entity> moved_;
+  std::vector<Entity> next_;
+  std::vector<float> sums_;
+  std::vector<std::int32_t> adj_;
+  mutable std::vector<std::int32_t> agent_grid_;
+  mutable std::vector<std::int32_t> food_grid_;
 };
 
 EnvSpec lbf_spec(const Config& config) {
@@ -418,6 +492,9 @@ EnvSpec lbf_spec(const Config& config) {
       .obs_kind = ObsKind::kDict,
       .action = agents_action(a, kActions),
       .info = {ArraySpec{.name = "percent_eaten", .dtype = DType::kFloat32}},
+      .render_width = o.grid_size * cell_size(o.grid_size) + 1,
+      .render_height = o.grid_size * cell_size(o.grid_size) + 1,
+      .render_fps = 5,
       .num_agents = o.num_agents,
   };
 }

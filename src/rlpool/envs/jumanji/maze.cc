@@ -14,6 +14,11 @@
 //   is reached (reward 1) or step_count >= time_limit (time_limit 0 is
 //   jumanji's None: num_rows * num_cols).
 // - observation_spec (l.122-159) and _observation_from_state (l.285-293).
+// - render: viewer.py MazeEnvViewer (l.29-93) and commons/maze_utils/
+//   maze_rendering.py MazeViewer._create_grid_image (l.112-118) as flat
+//   colours: the maze inside a black frame one square wide, a square
+//   cell_size pixels, an open square white, a wall black, the agent's square
+//   green, the target's red (drawn last, as the viewer overlays it).
 //
 // State bytes (after the env's key): walls (rows * cols uint8, 0/1),
 // agent_position (row, col int32), target_position (row, col int32),
@@ -31,6 +36,7 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 #include "envs/jumanji/maze_generation.h"
 
 namespace rlpool::jumanji {
@@ -39,6 +45,18 @@ namespace {
 
 constexpr int kMoves[4][2] = {{-1, 0}, {0, 1}, {1, 0}, {0, -1}};  // up, right, down, left
 constexpr std::int64_t kMaxSide = 256;
+
+// The viewer's COLORS.
+constexpr Rgb kOpen{255, 255, 255};
+constexpr Rgb kWall{0, 0, 0};
+constexpr Rgb kAgent{0, 255, 0};
+constexpr Rgb kTarget{255, 0, 0};
+
+// The picture's square: 480 pixels over the longer side (the frame
+// included), 2..40 pixels.
+int cell_size(std::int64_t rows, std::int64_t cols) {
+  return static_cast<int>(std::clamp<std::int64_t>(480 / (std::max(rows, cols) + 2), 2, 40));
+}
 
 class Maze final : public JumanjiEnv {
  public:
@@ -140,7 +158,25 @@ class Maze final : public JumanjiEnv {
     state_key_ = Key{key_hi, key_lo};
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
  private:
+  void draw(const Frame& frame) const {
+    const Canvas canvas(frame);
+    const Board board(frame, rows_ + 2, cols_ + 2);  // the maze at (1, 1), the frame around it
+    canvas.fill(kWall);
+    for (int r = 0; r < rows_; ++r) {
+      for (int c = 0; c < cols_; ++c) {
+        if (walls_[static_cast<std::size_t>(r * cols_ + c)] == 0) board.paint(canvas, r + 1, c + 1, kOpen);
+      }
+    }
+    const auto mark = [&](int r, int c, Rgb colour) {
+      if (r >= 0 && r < rows_ && c >= 0 && c < cols_) board.paint(canvas, r + 1, c + 1, colour);
+    };
+    mark(agent_row_, agent_col_, kAgent);
+    mark(target_row_, target_col_, kTarget);
+  }
+
   void update_action_mask() {
     for (std::size_t a = 0; a < 4; ++a) {
       const int row = agent_row_ + kMoves[a][0];
@@ -181,6 +217,9 @@ EnvSpec maze_spec(const Config& config) {
               ArraySpec{.name = "action_mask", .dtype = DType::kBool, .shape = {4}, .low = {0.0}, .high = {1.0}}},
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .low = {0.0}, .high = {3.0}},
+      .render_width = static_cast<int>(cols + 2) * cell_size(rows, cols),
+      .render_height = static_cast<int>(rows + 2) * cell_size(rows, cols),
+      .render_fps = 5,
   };
 }
 

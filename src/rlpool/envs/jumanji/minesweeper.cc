@@ -15,6 +15,11 @@
 // - env.py observation_spec (l.181-228) and _state_to_observation
 //   (l.243-249): board, action_mask (board == -1), num_mines, step_count.
 // The action is [row, col] (jumanji's MultiDiscreteArray).
+// - render: viewer.py MinesweeperViewer._draw and _render_grid_square
+//   (l.105-148) as flat colours: one white cell per square on black grid
+//   lines, an explored mine black, an explored safe square its count of
+//   adjacent mines in constants.py DEFAULT_COLOR_MAPPING's colour for that
+//   count (orange, blue, green, red, purple, maroon, teal, black, gray).
 //
 // State bytes (after the env's key): board (rows * cols int32), step_count
 // (int32), flat_mine_locations (num_mines int32), the State's key (two
@@ -27,12 +32,32 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
 namespace {
 
 constexpr std::int32_t kUnexplored = -1;
+
+// The picture: cell_size pixels a square, at most 480 pixels a side (2 at least).
+constexpr Rgb kBlack{0, 0, 0};
+constexpr Rgb kWhite{255, 255, 255};
+constexpr Rgb kCountColours[9] = {{255, 165, 0}, {0, 0, 255},   {0, 128, 0}, {255, 0, 0},     {128, 0, 128},
+                                  {128, 0, 0},   {0, 128, 128}, {0, 0, 0},   {128, 128, 128}};
+
+int cell_size(std::int64_t rows, std::int64_t cols) {
+  return static_cast<int>(std::clamp<std::int64_t>(480 / std::max(rows, cols), 2, 48));
+}
+
+// The block font's scale for `value` in a cell `cell` pixels wide: a tenth of
+// the cell, less where the digits would take more than 4/5 of its width; 0
+// (no number) where they do not fit.
+int number_scale(int cell, long value) {
+  int digits = 1;
+  for (long v = value; v >= 10; v /= 10) ++digits;
+  return std::min(cell / 10, 4 * cell / (5 * (4 * digits - 1)));
+}
 
 class Minesweeper final : public JumanjiEnv {
  public:
@@ -107,7 +132,27 @@ class Minesweeper final : public JumanjiEnv {
     place_mines();
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
  private:
+  void draw(const Frame& frame) const {
+    const Canvas canvas(frame);
+    const Board grid(frame, rows_, cols_);
+    const int gap = grid.cell >= 8 ? 1 : 0;
+    canvas.fill(kBlack);
+    for (int r = 0; r < rows_; ++r) {
+      for (int c = 0; c < cols_; ++c) {
+        const auto at = static_cast<std::size_t>(r * cols_ + c);
+        const std::int32_t count = board_[at];
+        const bool explored_mine = count != kUnexplored && mined_[at] != 0;
+        grid.paint(canvas, r, c, explored_mine ? kBlack : kWhite, gap);
+        if (count != kUnexplored && !explored_mine) {
+          canvas.number(grid.cx(c), grid.cy(r), count, number_scale(grid.cell, count), kCountColours[count]);
+        }
+      }
+    }
+  }
+
   // utils.py get_mined_board: 1 on the mines' squares.
   void place_mines() {
     std::fill(mined_.begin(), mined_.end(), 0);
@@ -168,6 +213,9 @@ EnvSpec minesweeper_spec(const Config& config) {
                           .shape = {2},
                           .low = {0, 0},
                           .high = {static_cast<double>(rows - 1), static_cast<double>(cols - 1)}},
+      .render_width = static_cast<int>(cols) * cell_size(rows, cols),
+      .render_height = static_cast<int>(rows) * cell_size(rows, cols),
+      .render_fps = 5,
   };
 }
 

@@ -38,6 +38,18 @@
 //   (l.451-483): nodes, windows and coefficients are shared (repeated on each
 //   vehicle's row); the vehicles' coordinates, local times, capacities and
 //   the action mask are each vehicle's own row.
+// - render: viewer.py MultiCVRPViewer (l.33-86, 154-261): the
+//   render_mode="rgb_array" picture, 480 x 480 with the map (coordinates /
+//   map_max, the unit square's axes limits) filling it (x right, y up), on
+//   white (jumanji draws over a city-map photo): the depot a black square
+//   0.04 a side, each customer a black disc of radius 0.01; each vehicle's
+//   order up to step_count cut into routes as _group_tour cuts it, vehicle
+//   v's routes in plt.get_cmap("hsv", num_vehicles + 1)(v)
+//   (jumanji_colormap.h): lines 2 px wide between consecutive nodes
+//   (jumanji's quiver arrows, without heads), then a disc of radius 4 px in
+//   its colour on each node of a route, the depot's the last vehicle's with a
+//   route. All the lines go down before the discs, so that a customer's
+//   centre shows its vehicle.
 // The observation's dtypes are jumanji's (demands and capacities int16).
 //
 // State bytes (after the env's key), in jumanji's State order:
@@ -55,7 +67,9 @@
 #include <string>
 #include <vector>
 
+#include "envs/jumanji/jumanji_colormap.h"
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -200,7 +214,8 @@ class MultiCVRP final : public JumanjiEnv {
         distances_(static_cast<std::size_t>(a_)),
         time_penalties_(static_cast<std::size_t>(a_)),
         order_(static_cast<std::size_t>(a_ * 2 * n_)),
-        mask_(static_cast<std::size_t>(a_ * (n_ + 1))) {}
+        mask_(static_cast<std::size_t>(a_ * (n_ + 1))),
+        next_(static_cast<std::size_t>(a_)) {}
 
  protected:
   void new_episode(Key key) override {
@@ -238,7 +253,7 @@ class MultiCVRP final : public JumanjiEnv {
   Outcome play(const Action& action, double* rewards) override {
     // The nodes the vehicles go to: the depot for a node without demand or beyond the capacity, and for
     // every vehicle but the first that picks a node.
-    std::vector<std::int16_t> next(static_cast<std::size_t>(a_));
+    std::vector<std::int16_t>& next = next_;  // sized once: no allocation per step
     for (std::size_t v = 0; v < next.size(); ++v) {
       const auto node = static_cast<std::int16_t>(action.discrete(v));
       const std::int16_t demand = demands_[static_cast<std::size_t>(node)];
@@ -300,6 +315,8 @@ class MultiCVRP final : public JumanjiEnv {
     bool* mask = out.obs_as<bool>(9);
     for (std::size_t i = 0; i < mask_.size(); ++i) mask[i] = mask_[i] != 0;
   }
+
+  void render(const Frame& frame) override { draw(Canvas(frame)); }
 
   std::string save() const override {
     std::string bytes;
@@ -375,6 +392,41 @@ class MultiCVRP final : public JumanjiEnv {
   }
 
  private:
+  void draw(const Canvas& canvas) const {
+    constexpr Rgb kBlack{0, 0, 0};
+    const double w = canvas.width();
+    const double h = canvas.height();
+    const double map_max = s_.map_max;
+    const auto x = [&](std::int16_t i) { return coordinates_[2 * static_cast<std::size_t>(i)] / map_max * w; };
+    const auto y = [&](std::int16_t i) {
+      return (1.0 - coordinates_[2 * static_cast<std::size_t>(i) + 1] / map_max) * h;
+    };
+    canvas.fill(Rgb{255, 255, 255});
+    const double half = 0.02 * w;  // half the depot's side
+    canvas.rect(static_cast<int>(std::lround(x(kDepot) - half)), static_cast<int>(std::lround(y(kDepot) - half)),
+                static_cast<int>(std::lround(x(kDepot) + half)), static_cast<int>(std::lround(y(kDepot) + half)),
+                kBlack);
+    for (std::int16_t i = 1; i <= n_; ++i) canvas.disc(x(i), y(i), 0.01 * w, kBlack);
+    const int columns = std::min(static_cast<int>(step_count_), 2 * n_);
+    for (int pass = 0; pass < 2; ++pass) {  // the lines, then the discs
+      for (int v = 0; v < a_; ++v) {
+        const std::int16_t* order = &order_[static_cast<std::size_t>(v) * 2 * static_cast<std::size_t>(n_)];
+        const Rgb colour = hsv_entry(a_ + 1, v);
+        for (int j = 1; j < columns; ++j) {
+          const std::int16_t a = order[j - 1];
+          const std::int16_t b = order[j];
+          if (a == kDepot && b == kDepot) continue;
+          if (pass == 0) {
+            canvas.line(x(a), y(a), x(b), y(b), colour, 2);
+          } else {
+            canvas.disc(x(a), y(a), 4.0, colour);
+            canvas.disc(x(b), y(b), 4.0, colour);
+          }
+        }
+      }
+    }
+  }
+
   // max_single_vehicle_distance / speed: 2 * map_max * sqrt(2) * num_customers in float32.
   float max_local_time() const {
     return static_cast<float>(2 * s_.map_max) * std::sqrt(2.0f) * static_cast<float>(n_);
@@ -428,6 +480,7 @@ class MultiCVRP final : public JumanjiEnv {
   std::int16_t step_count_ = 1;
   std::vector<std::uint8_t> mask_;  // (A, n + 1)
   Key state_key_{};
+  std::vector<std::int16_t> next_;  // a step's scratch: the node each vehicle goes to
 };
 
 EnvSpec multi_cvrp_spec(const Config& config) {
@@ -467,6 +520,8 @@ EnvSpec multi_cvrp_spec(const Config& config) {
                           .high = {static_cast<double>(n)}},
   };
   spec.num_agents = static_cast<int>(a);
+  spec.render_width = spec.render_height = 480;
+  spec.render_fps = 5.0;
   return spec;
 }
 

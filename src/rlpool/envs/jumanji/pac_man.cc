@@ -39,6 +39,17 @@
 // to the maze's edge follows JAX's gather: index -1 is the last row/column,
 // one past the end the last.
 //
+// - render: viewer.py create_grid_image (l.117-310) as flat colours: squares
+//   of cell_size pixels, a wall dark blue (0, 0, 153), an open square black;
+//   a pellet left a disc (255, 204, 153) of radius 1/8 square (at least one
+//   pixel), a power-up left a disc of that colour of radius 0.35 squares
+//   (eaten ones, which jumanji moves to the wall square (0, 0), are not
+//   drawn); each ghost, in order, a disc of radius 0.45 squares in its colour
+//   (red, pink (255, 179, 255), cyan, orange (255, 128, 0)), all blue
+//   (0, 0, 255) while frightened_state_time > 0, with two eyes (discs of
+//   radius 1/8 square, 0.2 squares left and right of its centre, 1/8 square
+//   up) white, orange (255, 153, 51) when frightened; the player a yellow
+//   disc of radius 0.45 squares, drawn last.
 // The observation's player_locations are declared y (column) then x (row),
 // EnvPool 1.2.7's order (jumanji's spec has x first).
 //
@@ -66,6 +77,7 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -76,6 +88,18 @@ constexpr int kCols = 28;  // jumanji's y_size
 constexpr int kGhosts = 4;
 constexpr int kActions = 5;
 constexpr int kPellets = 318;  // the open squares of jumanji's DEFAULT_MAZE
+
+// The viewer's colours.
+constexpr Rgb kWallColour{0, 0, 153};
+constexpr Rgb kOpenColour{0, 0, 0};
+constexpr Rgb kPelletColour{255, 204, 153};
+constexpr Rgb kPlayerColour{255, 255, 0};
+constexpr Rgb kGhostColours[kGhosts] = {{255, 0, 0}, {255, 179, 255}, {0, 255, 255}, {255, 128, 0}};
+constexpr Rgb kScaredColour{0, 0, 255};
+constexpr Rgb kEyeColour{255, 255, 255};
+constexpr Rgb kScaredEyeColour{255, 153, 51};
+// The picture's square: 480 pixels over the maze's 31 rows.
+constexpr int kCell = 480 / kRows;
 
 // A square as jumanji's arrays hold it: (column, row).
 struct Square {
@@ -410,7 +434,42 @@ class PacMan final : public JumanjiEnv {
     state_key_ = Key{key_hi, key_lo};
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
  private:
+  void draw(const Frame& frame) const {
+    const Layout& m = *maze_;
+    const Canvas canvas(frame);
+    const Board board(frame, kRows, kCols);
+    const auto open = [&](int r, int c) {
+      return m.grid[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] != 0;
+    };
+    for (int r = 0; r < kRows; ++r) {
+      for (int c = 0; c < kCols; ++c) board.paint(canvas, r, c, open(r, c) ? kOpenColour : kWallColour);
+    }
+    const double cell = board.cell;
+    const auto disc = [&](Square at, double radius, Rgb colour) {
+      canvas.disc(board.cx(at.col), board.cy(at.row), radius * cell, colour);
+    };
+    // An item eaten lies on the wall square (0, 0): only those on open squares are left.
+    for (const Square& p : pellet_locations_) {
+      if (open(p.row, p.col)) disc(p, std::max(1.0 / 8, 1.0 / cell), kPelletColour);
+    }
+    for (const Square& p : power_ups_) {
+      if (open(p.row, p.col)) disc(p, 0.35, kPelletColour);
+    }
+    const bool frightened = frightened_ > 0;
+    for (int g = 0; g < kGhosts; ++g) {
+      const Square at = ghosts_[static_cast<std::size_t>(g)];
+      disc(at, 0.45, frightened ? kScaredColour : kGhostColours[g]);
+      for (const double side : {-0.2, 0.2}) {
+        canvas.disc(board.cx(at.col) + side * cell, board.cy(at.row) - cell / 8, cell / 8,
+                    frightened ? kScaredEyeColour : kEyeColour);
+      }
+    }
+    disc(Square{player_col_, player_row_}, 0.45, kPlayerColour);
+  }
+
   // utils.player_step from the State's player square: (row, col) after `steps`
   // squares in direction `a`, around the maze's edges.
   std::pair<int, int> player_step(int a, int steps) const {
@@ -581,6 +640,9 @@ EnvSpec pac_man_spec(const Config& config) {
               scalar("score")},
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .low = {0.0}, .high = {kActions - 1.0}},
+      .render_width = kCols * kCell,
+      .render_height = kRows * kCell,
+      .render_fps = 5,
   };
 }
 

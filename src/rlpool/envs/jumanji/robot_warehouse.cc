@@ -26,6 +26,14 @@
 //   queue for choice(k, setdiff1d(shelves, queue)) with key, k = split(key).
 // - utils.py make_agent_observation (l.135-289), with dynamic_update_slice's
 //   clamping of a write past the end, and compute_action_mask (l.292-309).
+// - render: viewer.py RobotWarehouseViewer._draw_state (l.138-280) and
+//   constants.py's colours as flat colours, row 0 at the top: squares of
+//   cell_size pixels between black grid lines one pixel wide on a white
+//   floor; the goals' squares grey (60, 60, 60); a shelf a square less a
+//   1/15-square padding, dark slate blue (72, 61, 139), teal (0, 128, 128)
+//   when requested; an agent a disc of radius 1/3 square, dark orange
+//   (255, 140, 0), red when carrying, with a black line 2 pixels wide from
+//   its centre one radius towards its direction.
 //
 // State bytes (after the env's key), jumanji's State order: grid (2 x H x W
 // int32), agents (position.x, position.y, direction, is_carrying: A int32
@@ -44,6 +52,7 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -54,6 +63,21 @@ constexpr int kForward = 1;
 constexpr int kLeft = 2;
 constexpr int kRight = 3;
 constexpr int kToggleLoad = 4;
+
+// constants.py's colours.
+constexpr Rgb kGridColour{0, 0, 0};
+constexpr Rgb kFloorColour{255, 255, 255};
+constexpr Rgb kGoalColour{60, 60, 60};
+constexpr Rgb kShelfColour{72, 61, 139};
+constexpr Rgb kShelfRequestedColour{0, 128, 128};
+constexpr Rgb kAgentColour{255, 140, 0};
+constexpr Rgb kAgentLoadedColour{255, 0, 0};
+constexpr Rgb kAgentDirectionColour{0, 0, 0};
+constexpr int kDirections[4][2] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};  // (dx, dy) on the picture: up, right, down, left
+
+// The picture's pitch: a square and one grid line, 480 pixels over the
+// longer side, 4..40 pixels.
+int cell_size(int h, int w) { return std::clamp(480 / std::max(h, w), 4, 40); }
 
 struct Options {
   int shelf_rows = 2;
@@ -138,7 +162,10 @@ class RobotWarehouse final : public JumanjiEnv {
         shelf_y_(s_),
         requested_(s_),
         queue_(static_cast<std::size_t>(o.request_queue_size)),
-        mask_(a_ * kActions) {}
+        mask_(a_ * kActions),
+        cells_(a_),
+        not_in_queue_(s_ - queue_.size()),
+        perm_(not_in_queue_.size()) {}
 
  protected:
   void new_episode(Key key) override {
@@ -149,14 +176,13 @@ class RobotWarehouse final : public JumanjiEnv {
       sub = k;
     }
     state_key_ = key;
-    std::vector<std::int32_t> cells(a_);
-    jax_random::choice_no_replace(subs[0], cells.data(), a_, static_cast<std::size_t>(l_.h * l_.w));
+    jax_random::choice_no_replace(subs[0], cells_.data(), a_, static_cast<std::size_t>(l_.h * l_.w));
     jax_random::choice(subs[1], dir_.data(), a_, 4);
     jax_random::choice_no_replace(subs[2], queue_.data(), queue_.size(), s_);
     std::fill(grid_.begin(), grid_.end(), 0);
     for (std::size_t i = 0; i < a_; ++i) {
-      x_[i] = cells[i] / l_.w;
-      y_[i] = cells[i] % l_.w;
+      x_[i] = cells_[i] / l_.w;
+      y_[i] = cells_[i] % l_.w;
       carrying_[i] = 0;
       agent_cell(x_[i], y_[i]) = static_cast<std::int32_t>(i + 1);
     }
@@ -188,15 +214,15 @@ class RobotWarehouse final : public JumanjiEnv {
       if (shelf_id == 0 || !in_queue) continue;
       const auto [next, request_key] = jax_random::split2(state_key_);
       state_key_ = next;
-      std::vector<std::int32_t> not_in_queue;  // setdiff1d: sorted
+      // setdiff1d (sorted): the queue holds request_queue_size distinct shelves, the rest fill not_in_queue_.
+      std::size_t k = 0;
       for (std::size_t s = 0; s < s_; ++s) {
         if (std::find(queue_.begin(), queue_.end(), static_cast<std::int32_t>(s)) == queue_.end()) {
-          not_in_queue.push_back(static_cast<std::int32_t>(s));
+          not_in_queue_.at(k++) = static_cast<std::int32_t>(s);
         }
       }
-      std::vector<std::int32_t> perm(not_in_queue.size());
-      jax_random::permutation_indices(request_key, perm.data(), perm.size());
-      const std::int32_t new_id = not_in_queue[static_cast<std::size_t>(perm[0])];
+      jax_random::permutation_indices(request_key, perm_.data(), perm_.size());
+      const std::int32_t new_id = not_in_queue_[static_cast<std::size_t>(perm_[0])];
       *std::find(queue_.begin(), queue_.end(), shelf_id - 1) = new_id;
       reward += 1.0f;
       requested_[static_cast<std::size_t>(shelf_id - 1)] = 0;
@@ -281,7 +307,35 @@ class RobotWarehouse final : public JumanjiEnv {
     state_key_ = key;
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
  private:
+  void draw(const Frame& frame) const {
+    const Canvas canvas(frame);
+    const int p = Board(frame, l_.h, l_.w).cell;
+    const int pad = std::max(1, p / 15);
+    // The square (x, y) inside its grid lines, less `inset` pixels a side.
+    const auto square = [&](int x, int y, int inset, Rgb colour) {
+      canvas.rect(y * p + 1 + inset, x * p + 1 + inset, (y + 1) * p - inset, (x + 1) * p - inset, colour);
+    };
+    canvas.fill(kGridColour);
+    for (int x = 0; x < l_.h; ++x) {
+      for (int y = 0; y < l_.w; ++y) square(x, y, 0, kFloorColour);
+    }
+    for (const auto& [x, y] : l_.goals) square(x, y, 0, kGoalColour);
+    for (std::size_t s = 0; s < s_; ++s) {
+      square(shelf_x_[s], shelf_y_[s], pad, requested_[s] != 0 ? kShelfRequestedColour : kShelfColour);
+    }
+    const double radius = (p - 1) / 3.0;
+    for (std::size_t i = 0; i < a_; ++i) {
+      const double cx = y_[i] * p + (p + 1) / 2.0;
+      const double cy = x_[i] * p + (p + 1) / 2.0;
+      canvas.disc(cx, cy, radius, carrying_[i] != 0 ? kAgentLoadedColour : kAgentColour);
+      const auto& [dx, dy] = kDirections[dir_[i]];
+      canvas.line(cx, cy, cx + dx * radius, cy + dy * radius, kAgentDirectionColour, 2);
+    }
+  }
+
   std::int32_t& shelf_cell(int x, int y) { return grid_[static_cast<std::size_t>(x * l_.w + y)]; }
   std::int32_t& agent_cell(int x, int y) { return grid_[static_cast<std::size_t>((l_.h + x) * l_.w + y)]; }
   std::int32_t shelf_at(int x, int y) const { return grid_[static_cast<std::size_t>(x * l_.w + y)]; }
@@ -403,10 +457,15 @@ class RobotWarehouse final : public JumanjiEnv {
   std::int32_t step_count_ = 0;
   std::vector<std::uint8_t> mask_;  // A x 5, the State's action_mask
   Key state_key_{};
+  // Scratch, sized once: the agents' squares at a reset, the shelves out of the request queue and their permutation.
+  std::vector<std::int32_t> cells_;
+  std::vector<std::int32_t> not_in_queue_;
+  std::vector<std::int32_t> perm_;
 };
 
 EnvSpec warehouse_spec(const Config& config) {
   const Options o = read_options(config);
+  const Layout l = make_layout(o);
   const std::int64_t a = o.num_agents;
   const double lowest = std::numeric_limits<std::int32_t>::min();
   const double highest = std::numeric_limits<std::int32_t>::max();
@@ -419,6 +478,9 @@ EnvSpec warehouse_spec(const Config& config) {
                         .high = {static_cast<double>(o.time_limit)}}},
       .obs_kind = ObsKind::kDict,
       .action = agents_action(a, kActions),
+      .render_width = l.w * cell_size(l.h, l.w) + 1,
+      .render_height = l.h * cell_size(l.h, l.w) + 1,
+      .render_fps = 5,
       .num_agents = o.num_agents,
   };
 }

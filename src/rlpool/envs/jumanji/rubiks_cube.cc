@@ -22,6 +22,12 @@
 //   depth, amount] with (6, cube_size // 2, 3) values.
 // RubiksCube-partly-scrambled-v0 is jumanji's registration of the same env
 // with num_scrambles_on_reset=7 and time_limit=20 (jumanji/__init__.py).
+// - render: viewer.py RubiksCubeViewer._draw (l.125-152) shows the six faces
+//   as images in constants.py DEFAULT_STICKER_COLORS (white, green, red,
+//   blue, orange, yellow for the sticker values 0..5) with black grid lines;
+//   here they are laid out as the unfolded cube's net, on black: up above
+//   front, then left, front, right, back in a row, down below front, each
+//   face's n x n stickers as the observation holds them (row 0 on top).
 //
 // State bytes (after the env's key): cube (6 * n * n int8, faces up, front,
 // right, back, left, down), step_count (int32), the State's key (two uint32).
@@ -33,6 +39,7 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -42,6 +49,15 @@ constexpr int kFaces = 6;
 constexpr int kAmounts = 3;
 constexpr std::array<int, kAmounts> kAmountValue = {1, -1, 2};  // clockwise, anticlockwise, half turn
 enum Face : int { kUp = 0, kFront = 1, kRight = 2, kBack = 3, kLeft = 4, kDown = 5 };
+
+// The picture: the net, 4 faces wide and 3 high, cell_size pixels a sticker
+// (at most 480 pixels wide, 2 at least); where each face sits (face row,
+// face column), and the stickers' colours.
+constexpr std::array<std::array<int, 2>, kFaces> kNetSlot = {{{0, 1}, {1, 1}, {1, 2}, {1, 3}, {1, 0}, {2, 1}}};
+constexpr std::array<Rgb, kFaces> kStickerColours = {
+    {{255, 255, 255}, {0, 128, 0}, {255, 0, 0}, {0, 0, 255}, {255, 165, 0}, {255, 255, 0}}};
+
+int cell_size(std::int64_t n) { return static_cast<int>(std::clamp<std::int64_t>(480 / (4 * n), 2, 40)); }
 
 class RubiksCube final : public JumanjiEnv {
  public:
@@ -106,7 +122,24 @@ class RubiksCube final : public JumanjiEnv {
     state_key_ = key;
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
  private:
+  void draw(const Frame& frame) const {
+    const Canvas canvas(frame);
+    const Board net(frame, 3 * n_, 4 * n_);
+    canvas.fill(Rgb{0, 0, 0});
+    for (int f = 0; f < kFaces; ++f) {
+      const auto [face_row, face_col] = kNetSlot[static_cast<std::size_t>(f)];
+      for (int r = 0; r < n_; ++r) {
+        for (int c = 0; c < n_; ++c) {
+          const Rgb colour = kStickerColours[static_cast<std::size_t>(cube_[at(f, r, c)])];
+          net.paint(canvas, face_row * n_ + r, face_col * n_ + c, colour, net.cell >= 8 ? 1 : 0);
+        }
+      }
+    }
+  }
+
   struct Sticker {
     int face, row, col;
   };
@@ -239,6 +272,9 @@ EnvSpec rubiks_cube_spec(const Config& config) {
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {3}, .low = {0.0, 0.0, 0.0},
                           .high = {kFaces - 1.0, static_cast<double>(n / 2 - 1), kAmounts - 1.0}},
+      .render_width = static_cast<int>(4 * n) * cell_size(n),
+      .render_height = static_cast<int>(3 * n) * cell_size(n),
+      .render_fps = 5,
   };
 }
 

@@ -42,6 +42,15 @@
 // view_angle * pi, with stop * s fused: the test pins them with an object's
 // edge put between the candidate roundings.
 //
+// Render: viewer.py SearchAndRescueViewer (l.29-73, 123-129) and
+// common/viewer.py draw_agents and format_plot (l.25-74): the
+// render_mode="rgb_array" picture, 480 x 480 with the unit square's axes
+// limits filling it (x right, y up), on white: each searcher an arrow head (a
+// filled triangle 16 px long, its tip 10 px ahead of the position along the
+// heading, its base 12 px wide) in #282B28, then each target a disc of
+// radius 4 px, #E98449 (orange) while lost, #B3B6BC (light grey) once found,
+// in index order.
+//
 // Each agent's observation row: its own searcher_views and positions rows;
 // targets_remaining and step, jumanji's one value for all, repeated.
 //
@@ -61,6 +70,7 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -185,7 +195,10 @@ class SearchAndRescue final : public JumanjiEnv {
         target_pos_(static_cast<std::size_t>(2 * t_)),
         target_vel_(static_cast<std::size_t>(2 * t_)),
         found_(static_cast<std::size_t>(t_)),
-        rays_(kNumVision) {
+        rays_(kNumVision),
+        finds_(static_cast<std::size_t>(a_ * t_)),
+        finders_(static_cast<std::size_t>(t_)),
+        walk_(static_cast<std::size_t>(2 * t_)) {
     // jnp.linspace(-view_angle * pi, view_angle * pi, 128) as the step's XLA program computes it: the ends
     // from the float32 view_angle (a traced parameter there), s = i * (1 / 127), and start * (1 - s) +
     // stop * s with the second product fused.
@@ -224,8 +237,10 @@ class SearchAndRescue final : public JumanjiEnv {
 
     // Who finds what: searcher s, target t (not found before, in contact range and in s's view cone).
     const float view = f32(kViewAngle) * f32(std::numbers::pi);  // searcher_view_angle * pi, a float32 parameter
-    std::vector<std::uint8_t> finds(static_cast<std::size_t>(a_ * t_), 0);
-    std::vector<int> finders(static_cast<std::size_t>(t_), 0);
+    std::vector<std::uint8_t>& finds = finds_;  // the step's scratch, sized once
+    std::vector<int>& finders = finders_;
+    std::fill(finds.begin(), finds.end(), std::uint8_t{0});
+    std::fill(finders.begin(), finders.end(), 0);
     for (int s = 0; s < a_; ++s) {
       const float* p = &pos_[static_cast<std::size_t>(2 * s)];
       const auto cell = detect_grid_.cell(p);
@@ -294,6 +309,8 @@ class SearchAndRescue final : public JumanjiEnv {
     std::copy(pos_.begin(), pos_.end(), out.obs_as<float>(3));  // pos / env_size, env_size 1
   }
 
+  void render(const Frame& frame) override { draw(Canvas(frame)); }
+
   std::string save() const override {
     std::string bytes;
     append_values(bytes, pos_);
@@ -338,6 +355,44 @@ class SearchAndRescue final : public JumanjiEnv {
   }
 
  private:
+  void draw(const Canvas& canvas) const {
+    const double w = canvas.width();
+    const double h = canvas.height();
+    canvas.fill(Rgb{255, 255, 255});
+    for (std::size_t s = 0; s < static_cast<std::size_t>(a_); ++s) {
+      const double x = pos_[2 * s] * w;
+      const double y = (1.0 - pos_[2 * s + 1]) * h;
+      const double dx = std::cos(heading_[s]);
+      const double dy = -std::sin(heading_[s]);  // y grows downwards on the frame
+      fill_triangle(canvas, {x + 10 * dx, y + 10 * dy}, {x - 6 * dx - 6 * dy, y - 6 * dy + 6 * dx},
+                    {x - 6 * dx + 6 * dy, y - 6 * dy - 6 * dx}, Rgb{0x28, 0x2B, 0x28});
+    }
+    for (std::size_t t = 0; t < static_cast<std::size_t>(t_); ++t) {
+      const Rgb colour = found_[t] ? Rgb{0xB3, 0xB6, 0xBC} : Rgb{0xE9, 0x84, 0x49};
+      canvas.disc(target_pos_[2 * t] * w, (1.0 - target_pos_[2 * t + 1]) * h, 4.0, colour);
+    }
+  }
+
+  // The pixels whose centres lie inside the triangle (a, b, c).
+  static void fill_triangle(const Canvas& canvas, std::array<double, 2> a, std::array<double, 2> b,
+                            std::array<double, 2> c, Rgb colour) {
+    const auto side = [](const std::array<double, 2>& p, const std::array<double, 2>& q, double x, double y) {
+      return (q[0] - p[0]) * (y - p[1]) - (q[1] - p[1]) * (x - p[0]);
+    };
+    const int x0 = static_cast<int>(std::floor(std::min({a[0], b[0], c[0]})));
+    const int x1 = static_cast<int>(std::ceil(std::max({a[0], b[0], c[0]})));
+    const int y0 = static_cast<int>(std::floor(std::min({a[1], b[1], c[1]})));
+    const int y1 = static_cast<int>(std::ceil(std::max({a[1], b[1], c[1]})));
+    for (int y = y0; y <= y1; ++y) {
+      for (int x = x0; x <= x1; ++x) {
+        const double e0 = side(a, b, x + 0.5, y + 0.5);
+        const double e1 = side(b, c, x + 0.5, y + 0.5);
+        const double e2 = side(c, a, x + 0.5, y + 0.5);
+        if ((e0 >= 0 && e1 >= 0 && e2 >= 0) || (e0 <= 0 && e1 <= 0 && e2 <= 0)) canvas.pixel(x, y, colour);
+      }
+    }
+  }
+
   static void check_floats(const std::vector<float>& values, float low, float high, const char* field) {
     for (const float v : values) {
       if (!(v >= low && v <= high)) {  // NaN fails too
@@ -368,7 +423,7 @@ class SearchAndRescue final : public JumanjiEnv {
   // into normal's sqrt(2) * erf_inv(u) (one constant, the multiply-add with the velocity fused), and
   // computes vel_max * vel / norm as vel * (vel_max * (1 / norm)).
   void move_targets(Key key) {
-    std::vector<float> u(target_vel_.size());
+    std::vector<float>& u = walk_;  // the step's scratch, sized once
     jax_random::uniform(key, u.data(), u.size(), std::nextafter(-1.0f, 0.0f), 1.0f);
     const float scale = f32(kTargetAccStd) * std::bit_cast<float>(0x3FB504F3u);  // acc_std * sqrt(2)
     const float vel_max = f32(kTargetVelMax);
@@ -416,11 +471,15 @@ class SearchAndRescue final : public JumanjiEnv {
   std::vector<float> rays_;
   Key state_key_{};
   std::int32_t step_ = 0;
+  // A step's scratch, sized once: who finds which target, each target's finders, the random walk's draws.
+  std::vector<std::uint8_t> finds_;
+  std::vector<int> finders_;
+  std::vector<float> walk_;
 };
 
 EnvSpec search_and_rescue_spec(const Config& config) {
   const auto a = config.get_int_in("num_searchers", 1, 64);
-  const auto t = config.get_int_in("num_targets", 1, 10'000);
+  config.get_int_in("num_targets", 1, 10'000);
   const auto time_limit = config.get_int_in("time_limit", 1, 1'000'000'000);
   config.get_double_in("target_contact_range", 0.001, 0.5);
   config.get_double_in("searcher_max_rotate", 0.0, 1.0);
@@ -441,6 +500,9 @@ EnvSpec search_and_rescue_spec(const Config& config) {
               ArraySpec{.name = "positions", .dtype = DType::kFloat32, .shape = {a, 2}, .low = {0.0}, .high = {1.0}}},
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kFloat32, .shape = {a, 2}, .low = {-1.0}, .high = {1.0}},
+      .render_width = 480,
+      .render_height = 480,
+      .render_fps = 5.0,
       .num_agents = static_cast<int>(a),
   };
 }

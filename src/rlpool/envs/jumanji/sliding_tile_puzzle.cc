@@ -19,6 +19,11 @@
 //   prop_correctly_placed (tiles in place / n*n, float32, as XLA divides by
 //   a constant: times its reciprocal).
 // - constants.py MOVES: up, right, down, left (the actions 0..3).
+// - render: viewer.py SlidingTilePuzzleViewer.draw_puzzle (l.109-135) as
+//   flat colours: tiles on black lines, tile v coloured by the viewer's
+//   white-to-blue map over 0..n*n-1 (red = green = 255 - min(255,
+//   floor(256 v / (n*n - 1))), blue 255), each tile's number in black, the
+//   empty square #ccc0b3.
 //
 // State bytes (after the env's key): puzzle (n*n int32),
 // empty_tile_position (2 int32), the State's key (two uint32), step_count
@@ -32,6 +37,7 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -39,6 +45,21 @@ namespace {
 
 constexpr std::array<std::array<int, 2>, 4> kMoves = {{{-1, 0}, {0, 1}, {1, 0}, {0, -1}}};
 constexpr std::int64_t kMaxGrid = 64;
+
+// The picture: cell_size pixels a square, at most 480 pixels a side (2 at least).
+constexpr Rgb kBlack{0, 0, 0};
+constexpr Rgb kEmpty{0xcc, 0xc0, 0xb3};
+
+int cell_size(std::int64_t g) { return static_cast<int>(std::clamp<std::int64_t>(480 / g, 2, 96)); }
+
+// The block font's scale for `value` in a cell `cell` pixels wide: a tenth of
+// the cell, less where the digits would take more than 4/5 of its width; 0
+// (no number) where they do not fit.
+int number_scale(int cell, long value) {
+  int digits = 1;
+  for (long v = value; v >= 10; v /= 10) ++digits;
+  return std::min(cell / 10, 4 * cell / (5 * (4 * digits - 1)));
+}
 
 EnvSpec sliding_spec(const Config& config);
 
@@ -149,7 +170,24 @@ class SlidingTilePuzzle final : public JumanjiEnv {
     step_count_ = step_count;
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
  private:
+  void draw(const Frame& frame) const {
+    const Canvas canvas(frame);
+    const Board grid(frame, g_, g_);
+    const long top = static_cast<long>(g_) * g_ - 1;
+    canvas.fill(kBlack);
+    for (int r = 0; r < g_; ++r) {
+      for (int c = 0; c < g_; ++c) {
+        const long v = puzzle_[static_cast<std::size_t>(r * g_ + c)];
+        const auto shade = static_cast<std::uint8_t>(255 - std::min(255L, 256 * v / top));
+        grid.paint(canvas, r, c, v == 0 ? kEmpty : Rgb{shade, shade, 255}, grid.cell >= 8 ? 1 : 0);
+        if (v != 0) canvas.number(grid.cx(c), grid.cy(r), v, number_scale(grid.cell, v), kBlack);
+      }
+    }
+  }
+
   bool on_board(int r, int c) const { return r >= 0 && r < g_ && c >= 0 && c < g_; }
   std::size_t at(int r, int c) const { return static_cast<std::size_t>(r * g_ + c); }
 
@@ -192,6 +230,9 @@ EnvSpec sliding_spec(const Config& config) {
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0}, .high = {3}},
       .info = {ArraySpec{.name = "prop_correctly_placed", .dtype = DType::kFloat32}},
+      .render_width = static_cast<int>(g) * cell_size(g),
+      .render_height = static_cast<int>(g) * cell_size(g),
+      .render_fps = 5,
   };
 }
 

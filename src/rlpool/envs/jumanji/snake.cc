@@ -19,6 +19,14 @@
 //   grid (rows, cols, 5) float32 of body, head, tail, fruit and
 //   body_state / max(1, max(body_state)) (which XLA computes as body_state
 //   * (1 / max), one rounding each); step_count; action_mask.
+// - render: viewer.py SnakeViewer._draw_board and _create_entities
+//   (l.116-174) as flat colours, row 0 at the top: a white board, a square
+//   cell_size pixels, in a black outline 2 pixels wide; each body square
+//   filled with the viewer's colormap (yellowgreen to forestgreen) at
+//   body_state / length (its 256-colour table, as matplotlib looks it up),
+//   edged forestgreen; the head a disc of radius 0.3 squares (yellowgreen,
+//   edged with the colormap's middle); the fruit a disc of radius 0.2
+//   (lightcoral, edged brown).
 // The State's body and tail are body_state > 0 and body_state == 1 in every
 // State jumanji makes, so they are computed from body_state here.
 //
@@ -28,12 +36,14 @@
 // uint32).
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -41,6 +51,30 @@ namespace {
 
 constexpr int kMoves[4][2] = {{-1, 0}, {0, 1}, {1, 0}, {0, -1}};  // up, right, down, left
 constexpr int kChannels = 5;
+
+// The viewer's colours (matplotlib's named ones).
+constexpr Rgb kWhite{255, 255, 255};
+constexpr Rgb kBlack{0, 0, 0};
+constexpr Rgb kYellowGreen{154, 205, 50};
+constexpr Rgb kForestGreen{34, 139, 34};
+constexpr Rgb kLightCoral{240, 128, 128};
+constexpr Rgb kBrown{165, 42, 42};
+
+// The viewer's colormap, from_list(["yellowgreen", "forestgreen"]), at t in
+// [0, 1]: entry floor(256 t) (at most 255) of its 256-colour table.
+Rgb body_colour(double t) {
+  const double at = static_cast<double>(std::clamp(static_cast<int>(std::floor(t * 256.0)), 0, 255)) / 255.0;
+  const auto mix = [at](std::uint8_t a, std::uint8_t b) {
+    return static_cast<std::uint8_t>(std::lround(a + at * (static_cast<double>(b) - a)));
+  };
+  return {mix(kYellowGreen.r, kForestGreen.r), mix(kYellowGreen.g, kForestGreen.g),
+          mix(kYellowGreen.b, kForestGreen.b)};
+}
+
+// The picture's square: 480 pixels over the longer side, 2..40 pixels.
+int cell_size(std::int64_t rows, std::int64_t cols) {
+  return static_cast<int>(std::clamp<std::int64_t>(480 / std::max(rows, cols), 2, 40));
+}
 
 class Snake final : public JumanjiEnv {
  public:
@@ -154,7 +188,36 @@ class Snake final : public JumanjiEnv {
     state_key_ = key;
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
  private:
+  void draw(const Frame& frame) const {
+    const Canvas canvas(frame);
+    const Board board(frame, rows_, cols_);
+    const int edge = std::max(1, board.cell / 16);
+    canvas.fill(kWhite);
+    for (int r = 0; r < rows_; ++r) {
+      for (int c = 0; c < cols_; ++c) {
+        const std::int32_t v = body_state_[index(r, c)];
+        if (v <= 0) continue;
+        board.paint(canvas, r, c, kForestGreen);
+        board.paint(canvas, r, c, body_colour(static_cast<double>(v) / length_), edge);
+      }
+    }
+    const auto disc = [&](int r, int c, double radius, Rgb face, Rgb rim) {
+      if (r < 0 || r >= rows_ || c < 0 || c >= cols_) return;
+      canvas.disc(board.cx(c), board.cy(r), radius * board.cell, rim);
+      canvas.disc(board.cx(c), board.cy(r), radius * board.cell - edge, face);
+    };
+    disc(head_row_, head_col_, 0.3, kYellowGreen, body_colour(0.5));
+    disc(fruit_row_, fruit_col_, 0.2, kLightCoral, kBrown);
+    const int w = frame.width, h = frame.height;
+    for (const auto& [x0, y0, x1, y1] : {std::array{0, 0, w, 2}, std::array{0, h - 2, w, h},
+                                         std::array{0, 0, 2, h}, std::array{w - 2, 0, w, h}}) {
+      canvas.rect(x0, y0, x1, y1, kBlack);
+    }
+  }
+
   std::size_t index(int row, int col) const { return static_cast<std::size_t>(row * cols_ + col); }
 
   // Where JAX's x.at[row, col].set(...) writes: a negative coordinate counts
@@ -210,6 +273,9 @@ EnvSpec snake_spec(const Config& config) {
               ArraySpec{.name = "action_mask", .dtype = DType::kBool, .shape = {4}, .low = {0.0}, .high = {1.0}}},
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .low = {0.0}, .high = {3.0}},
+      .render_width = static_cast<int>(cols) * cell_size(rows, cols),
+      .render_height = static_cast<int>(rows) * cell_size(rows, cols),
+      .render_fps = 5,
   };
 }
 

@@ -22,6 +22,12 @@
 // file is read here as numpy saved it: int8, shape (num_boards, 9, 9), 0 an
 // empty square and 1..9 a digit; envs reading the same file share one copy.
 //
+// - render: viewer.py SudokuViewer._draw_board and _draw_figures (l.57-79,
+//   l.131-160) as flat colours: white squares on black lines, thicker lines
+//   round the 3 x 3 boxes, each filled square's digit (board + 1) in black.
+//   The State keeps no record of which digits the puzzle gave, so, as in
+//   jumanji's viewer, the given and the written digits look the same.
+//
 // State bytes (after the env's key): board (81 int32), action_mask (729
 // bytes, 0 or 1), the State's key (two uint32), in jumanji's State order.
 #include <algorithm>
@@ -37,6 +43,7 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -45,6 +52,11 @@ namespace {
 constexpr int kWidth = 9;
 constexpr int kSquares = kWidth * kWidth;
 constexpr int kActions = kSquares * kWidth;
+
+// The picture: 48 pixels a square; lines 2 pixels wide, 4 round the boxes.
+constexpr int kCell = 48;
+constexpr Rgb kBlack{0, 0, 0};
+constexpr Rgb kWhite{255, 255, 255};
 
 // The puzzles of one database file: num_boards x 81 values 0..9.
 struct Database {
@@ -236,7 +248,27 @@ class Sudoku final : public JumanjiEnv {
     state_key_ = key;
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
  private:
+  void draw(const Frame& frame) const {
+    const Canvas canvas(frame);
+    const jumanji::Board grid(frame, kWidth, kWidth);
+    canvas.fill(kBlack);
+    for (int r = 0; r < kWidth; ++r) {
+      for (int c = 0; c < kWidth; ++c) {
+        grid.paint(canvas, r, c, kWhite, 1);
+        const std::int32_t digit = board_[static_cast<std::size_t>(r * kWidth + c)] + 1;
+        if (digit > 0) canvas.number(grid.cx(c), grid.cy(r), digit, grid.cell / 10, kBlack);
+      }
+    }
+    for (int k = 0; k <= kWidth; k += 3) {  // the boxes' lines
+      const int at = k * grid.cell;
+      canvas.rect(at - 2, 0, at + 2, kWidth * grid.cell, kBlack);
+      canvas.rect(0, at - 2, kWidth * grid.cell, at + 2, kBlack);
+    }
+  }
+
   std::shared_ptr<const Database> db_;
   Board board_{};
   Mask mask_{};
@@ -262,6 +294,9 @@ EnvSpec sudoku_spec(const Config& config) {
                           .shape = {3},
                           .low = {0, 0, 0},
                           .high = {kWidth - 1, kWidth - 1, kWidth - 1}},
+      .render_width = kWidth * kCell,
+      .render_height = kWidth * kCell,
+      .render_fps = 5,
   };
 }
 

@@ -27,6 +27,15 @@
 // - constants.py TETROMINOES_LIST (the 7 tetrominoes, 4 rotations each, as
 //   4 x 4 cells; written here as 16-bit masks, bit r * 4 + c) and
 //   observation_spec (l.241-277).
+// - render: viewer.py TetrisViewer.__init__ (l.30-53), _create_rendering_grid
+//   (l.126-142) and _get_cell_attributes (l.251-257) as flat colours: four
+//   rows on light grey (230) lines above the grid show the current
+//   tetromino (rotation 0) in the last four columns; the grid below, on black
+//   lines, is white where empty and else coloured by the piece's number v:
+//   entry v mod 10 of matplotlib's "hsv" map in 11 colours, as the viewer
+//   samples it (jumanji_colormap.h), the tetromino above in the colour of max(grid) + 1.
+//   The score in the viewer's title is not drawn: the State here does not
+//   keep it.
 //
 // State bytes (after the env's key): grid_padded ((num_rows + 3) x
 // (num_cols + 3) int32: 0 empty, else the colour of the piece that filled
@@ -37,6 +46,7 @@
 // for rendering; no step reads them, so they are not kept.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -45,6 +55,8 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_colormap.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -64,6 +76,20 @@ constexpr std::array<float, 5> kRewards = {0.0f, 40.0f, 100.0f, 300.0f, 1200.0f}
 // largest, which stays inside int32 for any time_limit allowed.
 constexpr std::int64_t kMaxColour = 1'000'000'000;
 constexpr std::int64_t kMaxTimeLimit = 1'000'000'000;
+
+// The picture: cell_size pixels a square, at most 480 pixels a side (2 at least).
+constexpr int kPreviewRows = 4;
+constexpr Rgb kBlack{0, 0, 0};
+constexpr Rgb kWhite{255, 255, 255};
+constexpr Rgb kLightGrey{230, 230, 230};
+
+int cell_size(std::int64_t rows, std::int64_t cols) {
+  return static_cast<int>(std::clamp<std::int64_t>(480 / std::max(rows + kPreviewRows, cols), 2, 32));
+}
+
+// A piece number's colour (0: empty).
+// The viewer's colours: white, then get_cmap("hsv", 11) at 0, 0.1, ..., 0.9 (its entries 0..9).
+Rgb piece_colour(std::int64_t v) { return v == 0 ? kWhite : hsv_entry(11, static_cast<int>(v % 10)); }
 
 bool cell(std::uint16_t piece, int r, int c) { return ((piece >> (r * 4 + c)) & 1u) != 0; }
 std::uint16_t row_bits(std::uint16_t piece, int r) { return static_cast<std::uint16_t>((piece >> (r * 4)) & 0xFu); }
@@ -152,7 +178,28 @@ class Tetris final : public JumanjiEnv {
     state_key_ = Key{key_hi, key_lo};
   }
 
+  void render(const Frame& frame) override { draw(frame); }
+
  private:
+  void draw(const Frame& frame) const {
+    const Canvas canvas(frame);
+    const Board board(frame, rows_ + kPreviewRows, cols_);
+    const int gap = board.cell >= 8 ? 1 : 0;
+    canvas.rect(0, 0, cols_ * board.cell, kPreviewRows * board.cell, kLightGrey);
+    canvas.rect(0, kPreviewRows * board.cell, cols_ * board.cell, canvas.height(), kBlack);
+    const std::int64_t next_colour = std::int64_t{*std::max_element(grid_.begin(), grid_.end())} + 1;
+    for (int r = 0; r < kPreviewRows; ++r) {
+      for (int c = 0; c < cols_; ++c) {
+        const int pc = c - (cols_ - 4);
+        const bool filled = pc >= 0 && cell(kTetrominoes[piece_][0], r, pc);
+        board.paint(canvas, r, c, filled ? piece_colour(next_colour) : kWhite, gap);
+      }
+    }
+    for (int r = 0; r < rows_; ++r) {
+      for (int c = 0; c < cols_; ++c) board.paint(canvas, kPreviewRows + r, c, piece_colour(at(r, c)), gap);
+    }
+  }
+
   std::int32_t at(int r, int c) const { return grid_[static_cast<std::size_t>(r * pcol_ + c)]; }
 
   // check_valid_tetromino_placement on the grid clipped to 1: no cell of
@@ -260,6 +307,9 @@ EnvSpec tetris_spec(const Config& config) {
                           .shape = {2},
                           .low = {0.0, 0.0},
                           .high = {kRotations - 1.0, static_cast<double>(cols - 1)}},
+      .render_width = static_cast<int>(cols) * cell_size(rows, cols),
+      .render_height = static_cast<int>(rows + kPreviewRows) * cell_size(rows, cols),
+      .render_fps = 5,
   };
 }
 

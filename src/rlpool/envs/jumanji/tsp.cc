@@ -19,6 +19,13 @@
 //   coordinates, position, trajectory, action_mask (not visited). position's
 //   bounds are -1..num_cities - 1: jumanji's spec leaves out the -1 that its
 //   first observation holds.
+// - render: viewer.py TSPViewer (l.31-66, 128-168): the
+//   render_mode="rgb_array" picture, 480 x 480 with the unit square's axes
+//   limits filling it (x right, y up), on white (jumanji draws over a
+//   city-map photo): every city a dimgray (105, 105, 105) disc of radius 6
+//   px, black lines 2 px wide (jumanji's quiver arrows, without heads) from
+//   each visited city to the next in the trajectory, and the visited cities
+//   black discs over them.
 // Indexing follows jax: position -1 and trajectory[0] == -1 read the last
 // city (jax wraps negative indices), and a write past the trajectory's end
 // is dropped.
@@ -35,6 +42,7 @@
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/jumanji_render.h"
 
 namespace rlpool::jumanji {
 
@@ -91,6 +99,8 @@ class TSP final : public JumanjiEnv {
     for (std::size_t i = 0; i < visited_.size(); ++i) mask[i] = visited_[i] == 0;
   }
 
+  void render(const Frame& frame) override { draw(Canvas(frame)); }
+
   std::string save() const override {
     std::string bytes;
     append_values(bytes, coordinates_);
@@ -131,6 +141,19 @@ class TSP final : public JumanjiEnv {
     return &coordinates_[static_cast<std::size_t>(2 * at)];
   }
 
+  void draw(const Canvas& canvas) const {
+    constexpr Rgb kBlack{0, 0, 0};
+    constexpr double kRadius = 6.0;
+    const auto x = [&](std::int32_t i) { return city(i)[0] * canvas.width(); };
+    const auto y = [&](std::int32_t i) { return (1.0 - city(i)[1]) * canvas.height(); };
+    canvas.fill(Rgb{255, 255, 255});
+    for (std::int32_t i = 0; i < n_; ++i) canvas.disc(x(i), y(i), kRadius, Rgb{105, 105, 105});
+    const std::int32_t visited = std::min(num_visited_, n_);
+    const auto at = [&](std::int32_t k) { return trajectory_[static_cast<std::size_t>(k)]; };
+    for (std::int32_t k = 1; k < visited; ++k) canvas.line(x(at(k - 1)), y(at(k - 1)), x(at(k)), y(at(k)), kBlack, 2);
+    for (std::int32_t k = 0; k < visited; ++k) canvas.disc(x(at(k)), y(at(k)), kRadius, kBlack);
+  }
+
   // distance_between_two_cities: jnp.linalg.norm(a - b), with XLA's fused multiply-add.
   float distance(std::int32_t a, std::int32_t b) const { return planar_distance(city(a), city(b)); }
 
@@ -157,6 +180,9 @@ EnvSpec tsp_spec(const Config& config) {
           },
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0}, .high = {last}},
+      .render_width = 480,
+      .render_height = 480,
+      .render_fps = 5.0,
   };
 }
 
