@@ -28,11 +28,11 @@
 //   most 440), light grey (220, 220, 220) after; at the top, the total value
 //   in green centred on (120, 40) and the budget used in blue centred on
 //   (360, 40), to 2 decimals in a block font 4 px a block.
+// - info: the State's remaining_budget (float32), as EnvPool 1.2.7's info.
 //
 // State bytes (after the env's key), in jumanji's State order: weights
 // (num_items float32), values (num_items float32), packed_items (num_items
 // bytes, 0 or 1), remaining_budget (float32), the State's key (two uint32).
-#include <algorithm>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -91,6 +91,7 @@ class Knapsack final : public JumanjiEnv {
       packed[i] = packed_[i] != 0;
       mask[i] = available(i);
     }
+    *out.info_as<float>(0) = remaining_budget_;
   }
 
   void render(const Frame& frame) override { draw(Canvas(frame)); }
@@ -206,6 +207,7 @@ EnvSpec knapsack_spec(const Config& config) {
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kInt64, .shape = {}, .low = {0},
                           .high = {static_cast<double>(n - 1)}},
+      .info = {ArraySpec{.name = "remaining_budget", .dtype = DType::kFloat32}},  // the State's, as EnvPool's info
       .render_width = 480,
       .render_height = 480,
       .render_fps = 5.0,

@@ -26,6 +26,8 @@
 //   queue for choice(k, setdiff1d(shelves, queue)) with key, k = split(key).
 // - utils.py make_agent_observation (l.135-289), with dynamic_update_slice's
 //   clamping of a write past the end, and compute_action_mask (l.292-309).
+// - info: the shelves' squares (row, column) and requested flags, EnvPool
+//   1.2.7's shelf_positions and shelf_requested.
 // - render: viewer.py RobotWarehouseViewer._draw_state (l.138-280) and
 //   constants.py's colours as flat colours, row 0 at the top: squares of
 //   cell_size pixels between black grid lines one pixel wide on a white
@@ -241,6 +243,13 @@ class RobotWarehouse final : public JumanjiEnv {
     bool* mask = out.obs_as<bool>(1);
     for (std::size_t k = 0; k < mask_.size(); ++k) mask[k] = mask_[k] != 0;
     std::fill_n(out.obs_as<std::int32_t>(2), a_, step_count_);
+    std::int32_t* shelves = out.info_as<std::int32_t>(0);
+    bool* requested = out.info_as<bool>(1);
+    for (std::size_t s = 0; s < s_; ++s) {
+      shelves[2 * s] = shelf_x_[s];
+      shelves[2 * s + 1] = shelf_y_[s];
+      requested[s] = requested_[s] != 0;
+    }
   }
 
   std::string save() const override {
@@ -478,6 +487,11 @@ EnvSpec warehouse_spec(const Config& config) {
                         .high = {static_cast<double>(o.time_limit)}}},
       .obs_kind = ObsKind::kDict,
       .action = agents_action(a, kActions),
+      // The State's shelves (row, column; requested), as EnvPool 1.2.7's info gives them.
+      .info = {ArraySpec{.name = "shelf_positions", .dtype = DType::kInt32,
+                         .shape = {static_cast<std::int64_t>(l.shelf_x.size()), 2}},
+               ArraySpec{.name = "shelf_requested", .dtype = DType::kBool,
+                         .shape = {static_cast<std::int64_t>(l.shelf_x.size())}}},
       .render_width = l.w * cell_size(l.h, l.w) + 1,
       .render_height = l.h * cell_size(l.h, l.w) + 1,
       .render_fps = 5,

@@ -22,6 +22,8 @@
 //   (A, 3, 128): channel 0 the other searchers within 0.4, channels 1 and 2
 //   the found and unfound targets within 0.1, each ray the nearest distance /
 //   range, -1 where nothing is; env.py _state_to_observation (l.277-284).
+// - info: the State's searcher headings and speeds and the targets'
+//   positions, velocities and found flags, as EnvPool 1.2.7's info has them.
 // esquilax 2.1.0 transforms/_space.py spatial (l.113-453): agents are binned
 // on a grid of floor(1 / i_range) cells a side (floor_divide of the position
 // by the cell width); agent a meets b when b's cell index (row * n + col,
@@ -307,6 +309,11 @@ class SearchAndRescue final : public JumanjiEnv {
     std::fill(out.obs_as<float>(1), out.obs_as<float>(1) + a_, remaining);
     std::fill(out.obs_as<std::int32_t>(2), out.obs_as<std::int32_t>(2) + a_, step_);
     std::copy(pos_.begin(), pos_.end(), out.obs_as<float>(3));  // pos / env_size, env_size 1
+    std::copy(heading_.begin(), heading_.end(), out.info_as<float>(0));
+    std::copy(speed_.begin(), speed_.end(), out.info_as<float>(1));
+    std::copy(target_pos_.begin(), target_pos_.end(), out.info_as<float>(2));
+    std::copy(target_vel_.begin(), target_vel_.end(), out.info_as<float>(3));
+    std::copy(found_.begin(), found_.end(), out.info_as<bool>(4));
   }
 
   void render(const Frame& frame) override { draw(Canvas(frame)); }
@@ -479,7 +486,7 @@ class SearchAndRescue final : public JumanjiEnv {
 
 EnvSpec search_and_rescue_spec(const Config& config) {
   const auto a = config.get_int_in("num_searchers", 1, 64);
-  config.get_int_in("num_targets", 1, 10'000);
+  const std::int64_t t = config.get_int_in("num_targets", 1, 10'000);
   const auto time_limit = config.get_int_in("time_limit", 1, 1'000'000'000);
   config.get_double_in("target_contact_range", 0.001, 0.5);
   config.get_double_in("searcher_max_rotate", 0.0, 1.0);
@@ -500,6 +507,12 @@ EnvSpec search_and_rescue_spec(const Config& config) {
               ArraySpec{.name = "positions", .dtype = DType::kFloat32, .shape = {a, 2}, .low = {0.0}, .high = {1.0}}},
       .obs_kind = ObsKind::kDict,
       .action = ArraySpec{.name = "action", .dtype = DType::kFloat32, .shape = {a, 2}, .low = {-1.0}, .high = {1.0}},
+      // The State's searchers and targets, as EnvPool 1.2.7's info gives them.
+      .info = {ArraySpec{.name = "searcher_headings", .dtype = DType::kFloat32, .shape = {a}},
+               ArraySpec{.name = "searcher_speeds", .dtype = DType::kFloat32, .shape = {a}},
+               ArraySpec{.name = "target_positions", .dtype = DType::kFloat32, .shape = {t, 2}},
+               ArraySpec{.name = "target_velocities", .dtype = DType::kFloat32, .shape = {t, 2}},
+               ArraySpec{.name = "target_found", .dtype = DType::kBool, .shape = {t}}},
       .render_width = 480,
       .render_height = 480,
       .render_fps = 5.0,
