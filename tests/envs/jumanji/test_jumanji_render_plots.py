@@ -1,6 +1,6 @@
 """render_mode="rgb_array" pictures of the Jumanji plot-like envs, decoded against their state.
 
-TSP, CVRP, MultiCVRP, Knapsack, BinPack, GraphColoring, JobShop and SearchAndRescue draw a documented picture
+TSP, CVRP, MultiCVRP, Knapsack, BinPack, GraphColoring, JobShop, SearchAndRescue and MMST draw a documented picture
 of their state in C++ (each env file's header says what it shows, in jumanji's viewer colours; matplotlib's
 "hsv" colormap entries are taken from matplotlib itself here). Each test plays a few random legal steps,
 renders, and decodes the frame against the state the observation (or the env's state bytes, where the
@@ -49,7 +49,7 @@ def policy(task: str, obs: Any, rng: np.random.Generator) -> np.ndarray:
         pairs = np.argwhere(mask)
         return pairs[rng.integers(len(pairs))][None].astype(np.int64)
     if mask.ndim == 2:  # one choice per agent / machine
-        return np.array([[rng.choice(np.flatnonzero(row)) for row in mask]], np.int64)
+        return np.array([[rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in mask]], np.int64)
     return np.array([rng.choice(np.flatnonzero(mask))], np.int64)
 
 
@@ -293,12 +293,16 @@ def test_bin_pack() -> None:
 
 
 def decode_graph(frame: np.ndarray, adj: np.ndarray, colors: np.ndarray) -> None:
-    """Nodes on their circle in their colour (black without one), white labels, black edges."""
+    """Nodes where jumanji's spring_layout puts them, in their colour (black without one), white labels, black
+    edges (a node a later one's disc covers is not probed)."""
+    from jumanji.environments.commons.graph_view_utils import spring_layout
+
     n = len(colors)
     radius = 0.25 / (5 + int(math.sqrt(n))) * SIZE
-    points = [((0.5 + 0.4 * math.cos(2 * math.pi * i / n)) * SIZE, (0.5 - 0.4 * math.sin(2 * math.pi * i / n)) * SIZE)
-              for i in range(n)]
+    points = [(x * SIZE, (1 - y) * SIZE) for x, y in spring_layout(adj.astype(np.int32), n)]
     for i, (x, y) in enumerate(points):
+        if any(math.dist((x, y), q) < 2.5 * radius for q in points[i + 1:]):
+            continue
         c = int(colors[i])
         expected = BLACK if c < 0 else hsv(n + 1, int(c * (1 / n) * (n + 1)))
         assert at(frame, x, y + 0.7 * radius) == expected, f"node {i}"
@@ -406,8 +410,57 @@ def test_search_and_rescue() -> None:
 
 # Rendering changes nothing -----------------------------------------------------------------------------------
 
+# MMST ----------------------------------------------------------------------------------------------------------
+
+
+def mmst_palette(agents: int) -> list[Colour]:
+    """MMSTViewer's agent colours: np.random.seed(0), then randint(0, 192) for each agent's red, green, blue."""
+    legacy = np.random.RandomState(0)
+    return [tuple(int(legacy.randint(0, 192)) for _ in range(3)) for _ in range(agents)]  # type: ignore[misc]
+
+
+def decode_mmst(frame: np.ndarray, adj: np.ndarray, to_connect: np.ndarray, positions: np.ndarray,
+                paths: np.ndarray) -> None:
+    """Nodes where jumanji's spring_layout puts them: the ring yellow where an agent stands, else blue; the fill
+    the colour of the one agent with the node to connect, else black; an agent's path edges in its colour."""
+    from jumanji.environments.commons.graph_view_utils import spring_layout
+
+    n, palette = len(adj), mmst_palette(len(to_connect))
+    radius = 0.25 / (5 + int(math.sqrt(n))) * SIZE
+    points = [(x * SIZE, (1 - y) * SIZE) for x, y in spring_layout(adj.astype(np.int32), n)]
+    for node, (x, y) in enumerate(points):
+        if any(math.dist((x, y), q) < 2.5 * radius for q in points[node + 1:]):
+            continue  # a later node's disc covers it
+        owners = np.nonzero(to_connect == node)[0]
+        fill = palette[owners[0]] if len(owners) == 1 else BLACK
+        ring = (200, 200, 0) if node in positions else (50, 50, 160)
+        assert at(frame, x, y + 0.6 * radius) == fill, f"node {node}"
+        assert at(frame, x, y + 0.9 * radius) == ring, f"node {node}'s ring"
+    for agent, path in enumerate(paths):
+        nodes = path[: np.flatnonzero(path != -1)[-1] + 1]
+        for a, b in zip(nodes[:-1], nodes[1:], strict=True):
+            x, y = line_pixel(points[a], points[b])
+            if min(math.dist((x + 0.5, y + 0.5), p) for p in points) > radius + 2:
+                assert tuple(frame[y, x]) in palette, f"agent {agent}'s edge {a}-{b}"
+
+
+def test_mmst() -> None:
+    pool, obs, frame = played("MMST-v0", 12)
+    n, agents, k, limit = 36, 3, 4, 70
+    state = fields(pool.get_state(0), ("node_types", "<i4", n), ("adj", "u1", n * n), ("paths", "<i4", agents * limit),
+                   ("index", "<i4", agents * n), ("to_connect", "<i4", agents * k))
+    adj, to_connect = state["adj"].reshape(n, n), state["to_connect"].reshape(agents, k)
+    positions, paths = np.asarray(obs["positions"])[0], state["paths"].reshape(agents, limit)
+    assert (paths != -1).sum() > agents  # the agents moved
+    decode_mmst(frame, adj, to_connect, positions, paths)
+    planted = to_connect.copy()
+    planted[[0, 1]] = planted[[1, 0]]
+    with pytest.raises(AssertionError):
+        decode_mmst(frame, adj, planted, positions, paths)
+
+
 TASKS = ["TSP-v1", "CVRP-v1", "MultiCVRP-v0", "Knapsack-v1", "BinPack-v2", "GraphColoring-v1", "JobShop-v0",
-         "SearchAndRescue-v0"]
+         "SearchAndRescue-v0", "MMST-v0"]
 
 
 def flat(obs: Any, prefix: str = "") -> dict[str, np.ndarray]:

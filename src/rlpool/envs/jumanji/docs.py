@@ -153,7 +153,8 @@ ENVS.append(EnvDoc(
     summary="jumanji's Knapsack: 50 items with weights and values; each step packs one into a bag of capacity "
     "12.5.",
     observation_text="""`weights`, `values` (float32, num_items); `packed_items` (bool); `action_mask` (bool):
-the items not packed whose weight fits the budget left.""",
+the items not packed whose weight fits the budget left. Info: `remaining_budget` (float32), the State's, as
+EnvPool's info has it.""",
     action_text="The item to pack, 0..num_items - 1.",
     reward="The packed item's value; 0 for an invalid item (packed already, or heavier than the budget left).",
     starting_state=_START + """ Weights and values uniform on [0, 1) (one draw of 2 x num_items); nothing packed,
@@ -296,6 +297,33 @@ steps (4000), which jumanji counts a termination. The engine's time limit (the s
 that step truncated as well.""",
 ))
 
+ENVS.append(EnvDoc(
+    title="Sokoban",
+    env_types=("JumanjiSokoban",),
+    summary="""jumanji's Sokoban: the agent pushes 4 boxes onto 4 targets in a 10 x 10 level. rlpool ships no
+levels. `generator="huggingface"` (jumanji's default) plays DeepMind's Boxoban levels, which jumanji downloads
+from the Hugging Face hub (`InstaDeepAI/boxoban-levels`, `<dataset_name>.npy`) and rlpool does not: the file
+is `levels_file` where given, else the one `hf_hub_download` left in the Hugging Face cache
+(`$HF_HUB_CACHE`, else `$HF_HOME/hub`, else `~/.cache/huggingface/hub`); without either, making the task is a
+ValueError saying so. Any file of uint8 (N, 10, 10, 2) (`[..., 0]` the fixed grid, `[..., 1]` the variable
+one, codes 0..4, one agent per level) can be given as `levels_file`. `generator="toy"` (jumanji's ToyGenerator,
+2 levels) and `"simple_solve"` (SimpleSolveGenerator, 1 level) need no download: their levels are read
+(parsed, never run) from jumanji 1.1.2's `generator.py`, an installed jumanji's where its sha256 matches, else
+the pinned wheel's, fetched with pip once into rlpool's cache.""",
+    observation_text="""`grid` (uint8, 10 x 10 x 2): `[..., 0]` the variable grid (0 empty, 3 agent, 4 box),
+`[..., 1]` the fixed grid (0 floor, 1 wall, 2 target); `step_count` (int32). Info: `prop_correct_boxes`
+(float32, boxes on targets / 4) and `solved` (bool), jumanji's extras.""",
+    action_text="""0 up, 1 right, 2 down, 3 left. A move off the grid or into a wall, or a push of a box off the
+grid, into a wall or into another box, leaves everything as it was (a step all the same).""",
+    reward="""float32: boxes on targets after the step minus before, plus 10 when all 4 are, plus -0.1 (jumanji's
+DenseReward).""",
+    starting_state="""A level drawn uniformly from the set (the first int(`proportion_of_files` x N) levels of
+a Boxoban file; the toy levels) with jumanji's key, or always level `level_index` (EnvPool's
+`sokoban_level_index`) where it is >= 0; SimpleSolveGenerator's one level needs no draw.""",
+    termination="""All 4 boxes on targets, or `time_limit` steps (120), which jumanji counts a termination. The
+engine's time limit (the same number of steps) marks that step truncated as well.""",
+))
+
 # -- multi-agent: Cleaner, Connector
 
 ENVS.append(EnvDoc(
@@ -380,7 +408,8 @@ an action per agent, every observation entry with the agent axis first.""",
 carrying flag, one-hot direction and highway flag, then for every other square of its (2 r + 1)^2 window a robot
 flag and that robot's one-hot direction (its own square skipped), then per square a shelf flag and whether it is
 requested; `action_mask` (bool, agents x 5): a forward carrying a shelf onto another shelf refused;
-`step_count` (int32, agents), the same for all.""",
+`step_count` (int32, agents), the same for all. Info, as EnvPool's: `shelf_positions` (int32, shelves x 2: row,
+column) and `shelf_requested` (bool, shelves).""",
     action_text="""One action per robot: 0 no-op, 1 forward, 2 turn left, 3 turn right, 4 toggle load. An action
 the mask refuses is a no-op; robots act in order; a no-op or toggle of a robot carrying a shelf off the highways
 puts the shelf down.""",
@@ -426,6 +455,33 @@ after which jumanji's step count passes its limit: both terminations, for every 
 time limit (40 steps, EnvPool's) marks that last step truncated as well.""",
 ))
 
+ENVS.append(EnvDoc(
+    title="MMST",
+    env_types=("JumanjiMMST",),
+    summary="""jumanji's MMST (multi minimum spanning tree): 3 agents on a random connected graph of 36 nodes and
+72 edges each connect their 4 nodes by walking along its edges; a utility node (one of no agent's) an agent
+stands on is closed to the others. A multi-agent env: the next node per agent, every observation entry with
+the agent axis first.""",
+    observation_text="""The same on every agent's row: `node_types` (int32, num_nodes), agent 0's view as
+jumanji gives it: -1 a utility node, 2a + 1 a node agent a must connect, 2a a node agent a has reached;
+`adj_matrix` (int32, num_nodes x num_nodes, 0/1); `step_count` (int32). Each agent's own: `positions` (int32),
+its node; `action_mask` (bool, num_nodes): the nodes joined to its node and open to it, none once it has
+finished. Info: `num_connections` (float32, the agents' nodes reached beyond their first, summed) and
+`ratio_connections` (float32, their mean share), jumanji's extras.""",
+    action_text="""The node each agent moves to, 0..num_nodes - 1. A node not joined to its node (or closed to
+it) leaves it where it is; agents picking the same node get it in a random order (the State's key), the
+first only; a node the agent has reached before is walked to again; a finished agent stays.""",
+    reward="""One reward shared by every agent (float32), the sum over the agents not finished before the step:
+10 for reaching one of its nodes not reached before, 0 for a lost tie, -2 for a node not joined to its node,
+else -1.""",
+    starting_state=_START + """ The nodes split into one consecutive block per agent; each block a random-walk
+spanning tree plus random edges, the blocks joined by random edges (no node past degree max_degree + 1, 6);
+each agent's nodes a uniform draw of 4 from its block, it starts on the first.""",
+    termination="""Every agent finished (all its nodes on its path), or `time_limit` (70) steps, which jumanji
+counts a termination, for every agent at once. The engine's time limit (the same 70 steps) marks that last step
+truncated as well.""",
+))
+
 
 # -- multi-agent: SearchAndRescue
 
@@ -439,7 +495,9 @@ action per searcher, every observation entry with the agent axis first.""",
 (+-0.4 pi about its heading): channel 0 the other searchers within 0.4, channel 1 the found and channel 2 the
 unfound targets within 0.1, each ray the distance (over the range) to the nearest one it crosses, -1 for none;
 `targets_remaining` (float32, agents): the share of targets not yet found, the same for all; `step` (int32,
-agents), the same for all; `positions` (float32, agents x 2): each searcher's position.""",
+agents), the same for all; `positions` (float32, agents x 2): each searcher's position. Info, the State's as
+EnvPool's info has it: `searcher_headings`, `searcher_speeds` (float32, agents), `target_positions`,
+`target_velocities` (float32, targets x 2), `target_found` (bool, targets).""",
     action_text="""Box(-1, 1, (agents, 2), float32): per searcher, the rotation (times searcher_max_rotate x pi,
 0.25 pi) and the acceleration (times searcher_max_accelerate, 0.005; the speed kept in 0.005..0.02). Values
 outside the box are clipped, as jumanji does; non-finite ones are refused.""",
@@ -473,15 +531,24 @@ step by step from the same key. `terminated` is jumanji's termination, `truncate
 jumanji ends an episode at its own time limit with a termination (Snake, RubiksCube, ...) and that is also the
 task's `max_episode_steps`, the step has both flags, as gymnasium's `TimeLimit` gives them.
 
-The multi-agent envs (Cleaner, Connector, LevelBasedForaging, MultiCVRP, RobotWarehouse, SearchAndRescue,
-whose actions are continuous) are on rlpool's
+The multi-agent envs (Cleaner, Connector, LevelBasedForaging, MMST, MultiCVRP, RobotWarehouse,
+SearchAndRescue, whose actions are continuous) are on rlpool's
 multi-agent API (docs/multi_agent.md): actions `[N, A]`, rewards and flags `[N, A]` (jumanji's per-agent reward
 where it has one, else its one reward on every agent), and every observation entry with the agent axis:
 a field jumanji gives per agent (`agents_view`, `action_mask`, ...) split over it, a field it gives once for
-all (`grid`, `step_count`, ...) repeated on every agent's row. EnvPool 1.2.7 gives these tasks as one agent
-with a vector action and one reward, a form rlpool's EnvPool layer refuses for now. Not here yet: MMST and
-Sokoban (whose levels jumanji downloads from a hub at run time; neither its wheel nor
-any package on PyPI holds them).
+all (`grid`, `step_count`, ...) repeated on every agent's row. EnvPool 1.2.7, and rlpool's EnvPool layer, give
+them as one env each: those fields once, a vector action, one reward (docs/multi_agent.md).
+
+Sokoban's default levels are DeepMind's Boxoban set, which jumanji downloads from the Hugging Face hub at run
+time and no package on PyPI holds: rlpool takes them from a file you name or from the Hugging Face cache, and
+plays jumanji's own toy levels without any download (its section below). Sudoku's puzzles and PacMan's maze
+come from jumanji's pinned wheel (read, never run).
+
+`render_mode="rgb_array"` draws, in C++, a documented picture of each env's state: what jumanji's matplotlib
+viewer shows, in its colours (matplotlib's "hsv" tables computed as matplotlib builds them; the graph envs'
+nodes where jumanji's `spring_layout` puts them; Sokoban's tiles are jumanji's own images, from its wheel).
+jumanji's figures themselves (antialiased matplotlib) are not reproduced pixel for pixel; docs/rendering.md
+says what each picture shows.
 Where EnvPool 1.2.7's defaults differ from jumanji's (CVRP's capacity 20 against 30, RubiksCube-partly-scrambled's
 20 scrambles against 7), rlpool follows jumanji (docs/correctness.md).
 """,

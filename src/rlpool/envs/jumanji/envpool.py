@@ -100,6 +100,7 @@ _OPTIONS: dict[str, dict[str, str]] = {
     "CVRP-v1": {"cvrp_max_capacity": "max_capacity"},
     "Knapsack-v1": {"knapsack_total_budget": "total_budget"},
     "RubiksCube-v0": {"rubiks_cube_num_scrambles": "num_scrambles_on_reset"},
+    "Sokoban-v0": {"sokoban_level_index": "level_index"},
     "RubiksCube-partly-scrambled-v0": {"rubiks_cube_num_scrambles": "num_scrambles_on_reset"},
     "Sudoku-v0": {"sudoku_database": "sudoku_database"},
     "Sudoku-very-easy-v0": {"sudoku_database": "sudoku_database"},

@@ -17,10 +17,8 @@
 //   current_node_index, action_mask.
 // - render: viewer.py GraphColoringViewer (l.127-216): the
 //   render_mode="rgb_array" picture, 480 x 480 with the unit square's axes
-//   limits filling it (x right, y up), on white. jumanji places the nodes by
-//   a force layout from numpy's random generator (commons/graph_view_utils.py
-//   spring_layout); rlpool puts node i on a circle instead, at (0.5 + 0.4
-//   cos(2 pi i / n), 0.5 + 0.4 sin(2 pi i / n)). Each edge a black line 1 px
+//   limits filling it (x right, y up), on white, the nodes where jumanji's
+//   spring_layout puts them (graph_layout.h). Each edge a black line 1 px
 //   wide, then each node a disc of jumanji's radius 0.25 / (5 + int(sqrt(n)))
 //   in its color's _create_color_mapping entry: color c is
 //   plt.get_cmap("hsv", n + 1)(c / n) (jumanji_colormap.h), no color (-1)
@@ -38,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "envs/jumanji/graph_layout.h"
 #include "envs/jumanji/jumanji_colormap.h"
 #include "envs/jumanji/jumanji_env.h"
 #include "envs/jumanji/jumanji_render.h"
@@ -144,8 +143,9 @@ class GraphColoring final : public JumanjiEnv {
   void draw(const Canvas& canvas) const {
     const double w = canvas.width();
     const double h = canvas.height();
-    const auto x = [&](int i) { return (0.5 + 0.4 * std::cos(2.0 * std::numbers::pi * i / n_)) * w; };
-    const auto y = [&](int i) { return (0.5 - 0.4 * std::sin(2.0 * std::numbers::pi * i / n_)) * h; };
+    const auto pos = spring_layout(adj_, n_);
+    const auto x = [&](int i) { return pos[static_cast<std::size_t>(i)][0] * w; };
+    const auto y = [&](int i) { return (1.0 - pos[static_cast<std::size_t>(i)][1]) * h; };
     canvas.fill(Rgb{255, 255, 255});
     for (int i = 0; i < n_; ++i) {
       for (int j = i + 1; j < n_; ++j) {

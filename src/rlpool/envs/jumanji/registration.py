@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rlpool.envs.jumanji import pac_man_data, sudoku_data
+from rlpool.envs.jumanji import pac_man_data, sokoban_data, sudoku_data
 from rlpool.registry import register
 
 TASKS: dict[str, tuple[str, int, dict[str, Any]]] = {
@@ -38,6 +38,8 @@ TASKS: dict[str, tuple[str, int, dict[str, Any]]] = {
     "RobotWarehouse-v0": ("JumanjiRobotWarehouse", 500, {}),
     "Cleaner-v0": ("JumanjiCleaner", 100, {}),
     "Connector-v3": ("JumanjiConnector", 50, {}),
+    "MMST-v0": ("JumanjiMMST", 70, {}),
+    "Sokoban-v0": ("JumanjiSokoban", 120, {"prepare": sokoban_data.prepare}),
 }
 """Task id -> (env type, max_episode_steps, the env type's options that make it this task)."""
 
