@@ -29,20 +29,25 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def read_png(path: Path) -> np.ndarray:
-    """The pixels of an 8-bit RGB or RGBA, non-interlaced PNG as ``(height, width, 4)`` uint8 RGBA.
+    """The pixels of a non-interlaced PNG as ``(height, width, 4)`` uint8 RGBA.
 
-    Other PNG kinds (palettes, 16 bits, interlacing) raise ``ValueError``: gymnasium's images have none.
+    8-bit RGB or RGBA, or a palette of 1, 2, 4 or 8 bits (its ``tRNS`` alphas applied). Other PNG kinds
+    (grey, 16 bits, interlacing) raise ``ValueError``: the images read here have none.
     """
     data = Path(path).read_bytes()
     if not data.startswith(_PNG_SIGNATURE):
         raise ValueError(f"{path} is not a PNG file")
-    pos, idat, header = len(_PNG_SIGNATURE), [], None
+    pos, idat, header, palette, alpha = len(_PNG_SIGNATURE), [], None, b"", b""
     while pos + 8 <= len(data):
         (length,) = struct.unpack(">I", data[pos : pos + 4])
         kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
         pos += 12 + length
         if kind == b"IHDR":
             header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"PLTE":
+            palette = body
+        elif kind == b"tRNS":
+            alpha = body
         elif kind == b"IDAT":
             idat.append(body)
         elif kind == b"IEND":
@@ -50,12 +55,30 @@ def read_png(path: Path) -> np.ndarray:
     if header is None:
         raise ValueError(f"{path} has no IHDR chunk")
     width, height, depth, color, _, _, interlace = header
-    if depth != 8 or color not in (2, 6) or interlace != 0:
-        raise ValueError(f"{path}: only 8-bit RGB/RGBA non-interlaced PNGs are read (depth {depth}, colour "
-                         f"type {color}, interlace {interlace})")
-    bpp = 4 if color == 6 else 3
-    stride = width * bpp
-    raw = np.frombuffer(zlib.decompress(b"".join(idat)), np.uint8)
+    indexed = color == 3 and depth in (1, 2, 4, 8) and len(palette) >= 3
+    if interlace != 0 or not (indexed or (depth == 8 and color in (2, 6))):
+        raise ValueError(f"{path}: only non-interlaced 8-bit RGB/RGBA and palette PNGs are read (depth {depth}, "
+                         f"colour type {color}, interlace {interlace})")
+    bpp = 1 if indexed else 4 if color == 6 else 3  # bytes a filter steps back (a palette pixel: 1 at most)
+    stride = (width * depth + 7) // 8 if indexed else width * bpp
+    out = _unfilter(np.frombuffer(zlib.decompress(b"".join(idat)), np.uint8), height, stride, bpp, path)
+    if indexed:
+        bits = np.unpackbits(out, axis=1)[:, : width * depth].reshape(height, width, depth)
+        index = (bits.astype(np.int64) << np.arange(depth - 1, -1, -1)).sum(axis=-1)
+        colours = np.frombuffer(palette[: len(palette) // 3 * 3], np.uint8).reshape(-1, 3)
+        if index.max() >= len(colours):
+            raise ValueError(f"{path}: a pixel's palette index is past the palette's {len(colours)} colours")
+        alphas = np.full(len(colours), 255, np.uint8)
+        alphas[: min(len(alpha), len(colours))] = np.frombuffer(alpha, np.uint8)[: len(colours)]
+        return np.concatenate([colours[index], alphas[index][..., None]], axis=-1)
+    pixels = out.reshape(height, width, bpp)
+    if bpp == 3:
+        pixels = np.concatenate([pixels, np.full((height, width, 1), 255, np.uint8)], axis=2)
+    return pixels
+
+
+def _unfilter(raw: np.ndarray, height: int, stride: int, bpp: int, path: Path) -> np.ndarray:
+    """PNG's per-row filters undone: ``(height, stride)`` bytes from the rows' filter byte and data."""
     if raw.size != height * (stride + 1):
         raise ValueError(f"{path}: image data has {raw.size} bytes, expected {height * (stride + 1)}")
     rows = raw.reshape(height, stride + 1)
@@ -68,7 +91,7 @@ def read_png(path: Path) -> np.ndarray:
         elif kind == 2:  # Up
             cur = (line + prev) & 0xFF
         elif kind == 1:  # Sub: a running sum per channel
-            cur = (np.cumsum(line.reshape(width, bpp), axis=0) & 0xFF).ravel()
+            cur = (np.cumsum(line.reshape(-1, bpp), axis=0) & 0xFF).ravel()
         elif kind in (3, 4):  # Average, Paeth: each pixel needs the one before it
             cur = np.zeros(stride, np.int32)
             for x in range(0, stride, bpp):
@@ -85,13 +108,11 @@ def read_png(path: Path) -> np.ndarray:
             raise ValueError(f"{path}: unknown PNG filter {kind} in row {y}")
         out[y] = cur
         prev = cur
-    pixels = out.reshape(height, width, bpp)
-    if bpp == 3:
-        pixels = np.concatenate([pixels, np.full((height, width, 1), 255, np.uint8)], axis=2)
-    return pixels
+    return out
 
 
-def _argb_bytes(rgba: np.ndarray) -> bytes:
+def argb_bytes(rgba: np.ndarray) -> bytes:
+    """RGBA pixels ``(height, width, 4)`` as a file of this module's format."""
     height, width, _ = rgba.shape
     px = rgba.astype(np.uint32)
     argb = (px[..., 3] << 24) | (px[..., 0] << 16) | (px[..., 1] << 8) | px[..., 2]
@@ -133,7 +154,7 @@ def gymnasium_images(folders: tuple[str, ...]) -> Path:
         for source in sorted((package / folder).rglob("*.png")):
             target = cache / f"{source.relative_to(package).as_posix()}.argb"
             if not _valid(target):
-                write_atomically(target, _argb_bytes(read_png(source)))
+                write_atomically(target, argb_bytes(read_png(source)))
     _READY[folders] = cache
     return cache
 

@@ -29,8 +29,6 @@ from __future__ import annotations
 import ast
 import io
 import os
-import struct
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -228,63 +226,6 @@ def levels_file(options: dict[str, Any]) -> Path:
     return found
 
 
-def read_palette_png(data: bytes, origin: str) -> np.ndarray:
-    """The pixels of a non-interlaced PNG with a palette (1, 2, 4 or 8 bits) as ``(height, width, 4)`` RGBA."""
-    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
-        raise SokobanDataUnavailableError(f"{origin} is no PNG file")
-    pos, idat, header, palette, alpha = 8, [], None, b"", b""
-    while pos + 8 <= len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + length]
-        pos += 12 + length
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"PLTE":
-            palette = body
-        elif kind == b"tRNS":
-            alpha = body
-        elif kind == b"IDAT":
-            idat.append(body)
-        elif kind == b"IEND":
-            break
-    if header is None or header[3] != 3 or header[2] not in (1, 2, 4, 8) or header[6] != 0 or not palette:
-        raise SokobanDataUnavailableError(f"{origin}: not a non-interlaced palette PNG ({header})")
-    width, height, depth = header[0], header[1], header[2]
-    stride = (width * depth + 7) // 8
-    raw = zlib.decompress(b"".join(idat))
-    expected = height * (stride + 1)
-    if len(raw) != expected:
-        raise SokobanDataUnavailableError(f"{origin}: image data has {len(raw)} bytes, expected {expected}")
-    rows, prev = [], bytearray(stride)
-    for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):  # PNG's filters, one byte a pixel step at most (bpp 1)
-            a = line[i - 1] if i else 0
-            b, c = prev[i], prev[i - 1] if i else 0
-            if kind == 1:
-                line[i] = (line[i] + a) & 255
-            elif kind == 2:
-                line[i] = (line[i] + b) & 255
-            elif kind == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-            elif kind != 0:
-                raise SokobanDataUnavailableError(f"{origin}: unknown PNG filter {kind}")
-        bits = np.unpackbits(np.frombuffer(bytes(line), np.uint8))
-        rows.append([int("".join(map(str, bits[x * depth:(x + 1) * depth])), 2) for x in range(width)])
-        prev = line
-    colours = np.frombuffer(palette, np.uint8).reshape(-1, 3)
-    alphas = np.full(len(colours), 255, np.uint8)
-    alphas[:len(alpha)] = np.frombuffer(alpha, np.uint8)[:len(colours)]
-    index = np.asarray(rows)
-    if index.max() >= len(colours):
-        raise SokobanDataUnavailableError(f"{origin}: a pixel's index is past the palette")
-    return np.concatenate([colours[index], alphas[index][..., None]], axis=-1)
-
-
 def images_folder() -> Path:
     """Where the viewer's images are decoded: ``<cache>/jumanji/jumanji-1.1.2-sokoban-imgs`` (not created here)."""
     return cache_root() / PACKAGE / f"{PACKAGE}-{VERSION}-sokoban-imgs"
@@ -296,10 +237,11 @@ def images_file_folder() -> Path:
     folder = images_folder()
     for name in IMAGES:
         png = files.path(f"{FOLDER}imgs/{name}.png")
-        rgba = read_palette_png(png.read_bytes(), str(png)).astype(np.uint32)
-        argb = (rgba[..., 3] << 24) | (rgba[..., 0] << 16) | (rgba[..., 1] << 8) | rgba[..., 2]
-        header = images.MAGIC + struct.pack("<II", argb.shape[1], argb.shape[0])
-        _write_if_changed(folder / f"{name}.argb", header + argb.astype("<u4").tobytes())
+        try:
+            rgba = images.read_png(png)
+        except ValueError as e:
+            raise SokobanDataUnavailableError(str(e)) from e
+        _write_if_changed(folder / f"{name}.argb", images.argb_bytes(rgba))
     return folder
 
 
