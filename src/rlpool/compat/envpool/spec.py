@@ -179,8 +179,11 @@ class EnvSpec:
         if arrays.discrete_action and a.shape and not self.players and not arrays.turn_based:
             # Several choices per action (a MultiDiscrete, or the agents' actions of an env): EnvPool's
             # integer box of their ranges (int32, or the layout's action space's dtype).
+            from gymnasium import spaces
+
             space = self.gymnasium_action_space
-            dtype = space.dtype if np.issubdtype(space.dtype, np.integer) else np.int32
+            boxed = isinstance(space, spaces.Box) and np.issubdtype(space.dtype, np.integer)
+            dtype = space.dtype if boxed else np.int32  # the layout's integer box, else EnvPool's int32
             high = _scalar_if_uniform((arrays.action_nvec - 1).astype(dtype))
             action = ArraySpec(dtype, [-1, *a.shape], 0, high)
         elif arrays.discrete_action:  # EnvPool's discrete actions are int32 (most families)

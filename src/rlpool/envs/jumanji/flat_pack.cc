@@ -86,7 +86,8 @@ Block rotate(const Block& b, int rotation) {
 
 int grid_dim(int blocks) { return 2 * blocks + 1; }  // compute_grid_dim: 3n - (n - 1)
 
-// The picture: cell_size pixels a square, at most 480 pixels a side.
+// The picture: cell_size pixels a square, the board at most 480 pixels a side where squares of 2 pixels
+// allow it (the smallest square: a larger board draws larger).
 constexpr Rgb kBlack{0, 0, 0};
 constexpr Rgb kWhite{255, 255, 255};
 constexpr Rgb kText{0x60, 0x60, 0x60};

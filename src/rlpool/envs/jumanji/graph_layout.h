@@ -153,7 +153,7 @@ inline std::vector<std::array<double, 2>> spring_layout(const std::vector<std::u
       low = std::min(low, p[d]);
       high = std::max(high, p[d]);
     }
-    for (auto& p : pos) p[d] = 0.05 + (p[d] - low) / (1.1 * (high - low));
+    for (auto& p : pos) p[d] = high > low ? 0.05 + (p[d] - low) / (1.1 * (high - low)) : 0.5;  // one node: centred
   }
   return pos;
 }

@@ -311,7 +311,11 @@ class JobShop final : public JumanjiEnv {
       return static_cast<int>(std::lround((o_.num_machines - m) / y_span * canvas.height()));
     };
     canvas.fill(Rgb{255, 255, 255});
-    for (int t = 0; t < x_max; t += 10) canvas.rect(px(t), 0, px(t) + 1, canvas.height(), Rgb{176, 176, 176});
+    if (10.0 / x_max * canvas.width() < 2.0) {  // the grid lines would touch: the chart's background is all grey
+      canvas.fill(Rgb{176, 176, 176});
+    } else {
+      for (int t = 0; t < x_max; t += 10) canvas.rect(px(t), 0, px(t) + 1, canvas.height(), Rgb{176, 176, 176});
+    }
     for (std::size_t j = 0; j < jobs_; ++j) {
       for (std::size_t op = 0; op < ops_; ++op) {
         const std::int32_t start = scheduled_[j * ops_ + op];

@@ -48,8 +48,9 @@ class Canvas {
 
   void fill(Rgb c) const { rect(0, 0, f_.width, f_.height, c); }
 
-  // A disc of radius r (pixels) centred on (cx, cy).
+  // A disc of radius r (pixels) centred on (cx, cy); nothing where a coordinate is not finite.
   void disc(double cx, double cy, double r, Rgb c) const {
+    if (!std::isfinite(cx) || !std::isfinite(cy) || !std::isfinite(r)) return;
     const int x0 = static_cast<int>(std::floor(cx - r));
     const int x1 = static_cast<int>(std::ceil(cx + r));
     const int y0 = static_cast<int>(std::floor(cy - r));
@@ -63,8 +64,35 @@ class Canvas {
     }
   }
 
-  // A line from (x0, y0) to (x1, y1), `thickness` pixels wide (square pen).
+  // A line from (x0, y0) to (x1, y1), `thickness` pixels wide (square pen); nothing where a coordinate is
+  // not finite, and at most the frame's size in steps.
   void line(double x0, double y0, double x1, double y1, Rgb c, int thickness = 1) const {
+    if (!std::isfinite(x0) || !std::isfinite(y0) || !std::isfinite(x1) || !std::isfinite(y1)) return;
+    // Liang-Barsky: the part of the segment within the frame (grown by the pen), so a line's steps stay few.
+    const double grow = thickness + 1.0;
+    const double dx = x1 - x0;
+    const double dy = y1 - y0;
+    double t0 = 0.0;
+    double t1 = 1.0;
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {x0 + grow, f_.width + grow - x0, y0 + grow, f_.height + grow - y0};
+    for (int k = 0; k < 4; ++k) {
+      if (p[k] == 0.0) {
+        if (q[k] < 0.0) return;
+        continue;
+      }
+      const double r = q[k] / p[k];
+      if (p[k] < 0.0) {
+        t0 = std::max(t0, r);
+      } else {
+        t1 = std::min(t1, r);
+      }
+    }
+    if (t0 > t1) return;
+    x1 = x0 + dx * t1;
+    y1 = y0 + dy * t1;
+    x0 += dx * t0;
+    y0 += dy * t0;
     const double steps = std::max({std::abs(x1 - x0), std::abs(y1 - y0), 1.0});
     const int half = thickness / 2;
     for (int i = 0; i <= static_cast<int>(steps); ++i) {

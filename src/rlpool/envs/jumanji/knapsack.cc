@@ -164,7 +164,8 @@ class Knapsack final : public JumanjiEnv {
   static void decimal(const Canvas& canvas, int cx, int cy, float v, Rgb colour) {
     constexpr int kScale = 4;
     char text[48];
-    const int n = std::snprintf(text, sizeof(text), "%.2f", static_cast<double>(v));
+    const int n = std::clamp(std::snprintf(text, sizeof(text), "%.2f", static_cast<double>(v)), 0,
+                             static_cast<int>(sizeof(text)) - 1);
     int width = -kScale;
     for (int i = 0; i < n; ++i) width += (text[i] == '.' ? 2 : 4) * kScale;
     int x = cx - width / 2;

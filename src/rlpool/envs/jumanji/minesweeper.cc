@@ -40,7 +40,8 @@ namespace {
 
 constexpr std::int32_t kUnexplored = -1;
 
-// The picture: cell_size pixels a square, at most 480 pixels a side (2 at least).
+// The picture: cell_size pixels a square, the board at most 480 pixels a side where squares of 2 pixels
+// allow it (the smallest square: a larger board draws larger).
 constexpr Rgb kBlack{0, 0, 0};
 constexpr Rgb kWhite{255, 255, 255};
 constexpr Rgb kCountColours[9] = {{255, 165, 0}, {0, 0, 255},   {0, 128, 0}, {255, 0, 0},     {128, 0, 128},

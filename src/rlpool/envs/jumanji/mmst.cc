@@ -145,6 +145,7 @@ class Mmst final : public JumanjiEnv {
         node_edges_(idx(a_) * idx(n_) * idx(n_)),
         positions_(idx(a_)),
         position_index_(idx(a_)),
+        filled_(idx(a_)),
         mask_(idx(a_) * idx(n_)),
         finished_(idx(a_)),
         graph_edges_(idx(n_) * idx(n_)),
@@ -191,6 +192,7 @@ class Mmst final : public JumanjiEnv {
     update_action_mask();
     step_count_ = 0;
     state_key_ = rest;
+    measure_paths();
   }
 
   Outcome play(const Action& action, double* rewards) override {
@@ -203,7 +205,10 @@ class Mmst final : public JumanjiEnv {
       if (act == kEmpty || act == kTieBreak || node == kEmpty) continue;
       // _update_conected_nodes
       const std::int32_t at = position_index_[idx(agent)] + 1;
-      if (at < time_limit_) connected_[idx(agent) * idx(time_limit_) + idx(at)] = node;
+      if (at < time_limit_) {
+        connected_[idx(agent) * idx(time_limit_) + idx(at)] = node;
+        filled_[idx(agent)] = std::max(filled_[idx(agent)], at + 1);
+      }
       connected_index_[idx(agent) * idx(n_) + idx(node)] = node;
       positions_[idx(agent)] = node;
       position_index_[idx(agent)] = at;
@@ -326,6 +331,7 @@ class Mmst final : public JumanjiEnv {
     node_edges_ = std::move(node_edges);
     positions_ = std::move(positions);
     position_index_ = std::move(position_index);
+    measure_paths();
     mask_ = std::move(mask);
     finished_ = std::move(finished);
     step_count_ = step_count;
@@ -452,14 +458,28 @@ class Mmst final : public JumanjiEnv {
     return palette;
   }
 
+  // How many of an agent's nodes to connect its connected_nodes row holds (get_finished_agents' isin). Only
+  // the row's first filled_ entries are searched: the rest are empty (-1), which matches an empty node.
   int connections(int agent) const {
     const std::int32_t* path = &connected_[idx(agent) * idx(time_limit_)];
+    const std::int32_t* end = path + filled_[idx(agent)];
+    const bool empty_tail = filled_[idx(agent)] < time_limit_;
     int count = 0;
     for (int j = 0; j < k_; ++j) {
       const std::int32_t node = to_connect_[idx(agent) * idx(k_) + idx(j)];
-      count += std::find(path, path + time_limit_, node) != path + time_limit_ ? 1 : 0;
+      count += (node == kEmpty && empty_tail) || std::find(path, end, node) != end ? 1 : 0;
     }
     return count;
+  }
+
+  // filled_: per agent, one past the last non-empty entry of its connected_nodes row.
+  void measure_paths() {
+    for (int agent = 0; agent < a_; ++agent) {
+      const std::int32_t* path = &connected_[idx(agent) * idx(time_limit_)];
+      std::int32_t last = 0;
+      for (std::int32_t t = 0; t < time_limit_; ++t) last = path[t] != kEmpty ? t + 1 : last;
+      filled_[idx(agent)] = last;
+    }
   }
 
   int n_;
@@ -478,6 +498,7 @@ class Mmst final : public JumanjiEnv {
   std::vector<std::int32_t> node_edges_;       // A x N x N
   std::vector<std::int32_t> positions_;
   std::vector<std::int32_t> position_index_;
+  std::vector<std::int32_t> filled_;           // per agent: connected_'s row filled up to here (-1 after)
   std::vector<std::uint8_t> mask_;             // A x N, 0/1
   std::vector<std::uint8_t> finished_;
   std::int32_t step_count_ = 0;
@@ -538,7 +559,8 @@ static const bool kRegistered = register_env_type({
              "/ 2."},
             {"max_degree", std::int64_t{5},
              "The generator's degree limit (its max_degree): an edge is added only while both nodes' degrees are "
-             "at most this."},
+             "at most this. A limit too low for num_edges makes a reset fail with an error (jumanji's generator "
+             "loops forever there)."},
             {"num_agents", std::int64_t{3}, "The number of agents (the default generator's num_agents)."},
             {"num_nodes_per_agent", std::int64_t{4},
              "The nodes each agent connects (the default generator's num_nodes_per_agent); num_agents times this "

@@ -466,7 +466,8 @@ class RobotWarehouse final : public JumanjiEnv {
   std::int32_t step_count_ = 0;
   std::vector<std::uint8_t> mask_;  // A x 5, the State's action_mask
   Key state_key_{};
-  // Scratch, sized once: the agents' squares at a reset, the shelves out of the request queue and their permutation.
+  // Scratch, sized once: the agents' squares at a reset, the shelves out of the request queue and their
+  // permutation (jax_random's permutation still allocates its own working arrays).
   std::vector<std::int32_t> cells_;
   std::vector<std::int32_t> not_in_queue_;
   std::vector<std::int32_t> perm_;

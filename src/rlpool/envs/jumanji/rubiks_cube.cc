@@ -51,8 +51,8 @@ constexpr std::array<int, kAmounts> kAmountValue = {1, -1, 2};  // clockwise, an
 enum Face : int { kUp = 0, kFront = 1, kRight = 2, kBack = 3, kLeft = 4, kDown = 5 };
 
 // The picture: the net, 4 faces wide and 3 high, cell_size pixels a sticker
-// (at most 480 pixels wide, 2 at least); where each face sits (face row,
-// face column), and the stickers' colours.
+// (at most 480 pixels wide where stickers of 2 pixels allow it); where each
+// face sits (face row, face column), and the stickers' colours.
 constexpr std::array<std::array<int, 2>, kFaces> kNetSlot = {{{0, 1}, {1, 1}, {1, 2}, {1, 3}, {1, 0}, {2, 1}}};
 constexpr std::array<Rgb, kFaces> kStickerColours = {
     {{255, 255, 255}, {0, 128, 0}, {255, 0, 0}, {0, 0, 255}, {255, 165, 0}, {255, 255, 0}}};

@@ -46,7 +46,8 @@ namespace {
 constexpr std::array<std::array<int, 2>, 4> kMoves = {{{-1, 0}, {0, 1}, {1, 0}, {0, -1}}};
 constexpr std::int64_t kMaxGrid = 64;
 
-// The picture: cell_size pixels a square, at most 480 pixels a side (2 at least).
+// The picture: cell_size pixels a square, the board at most 480 pixels a side where squares of 2 pixels
+// allow it (the smallest square: a larger board draws larger).
 constexpr Rgb kBlack{0, 0, 0};
 constexpr Rgb kEmpty{0xcc, 0xc0, 0xb3};
 

@@ -21,7 +21,8 @@
 //   * (1 / max), one rounding each); step_count; action_mask.
 // - render: viewer.py SnakeViewer._draw_board and _create_entities
 //   (l.116-174) as flat colours, row 0 at the top: a white board, a square
-//   cell_size pixels, in a black outline 2 pixels wide; each body square
+//   cell_size pixels, in a black outline 2 pixels wide (none on a side under
+//   8 pixels); each body square
 //   filled with the viewer's colormap (yellowgreen to forestgreen) at
 //   body_state / length (its 256-colour table, as matplotlib looks it up),
 //   edged forestgreen; the head a disc of radius 0.3 squares (yellowgreen,
@@ -212,6 +213,7 @@ class Snake final : public JumanjiEnv {
     disc(head_row_, head_col_, 0.3, kYellowGreen, body_colour(0.5));
     disc(fruit_row_, fruit_col_, 0.2, kLightCoral, kBrown);
     const int w = frame.width, h = frame.height;
+    if (w < 8 || h < 8) return;  // a sliver of a board: the outline would cover it
     for (const auto& [x0, y0, x1, y1] : {std::array{0, 0, w, 2}, std::array{0, h - 2, w, h},
                                          std::array{0, 0, 2, h}, std::array{w - 2, 0, w, h}}) {
       canvas.rect(x0, y0, x1, y1, kBlack);

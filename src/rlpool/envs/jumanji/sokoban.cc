@@ -191,6 +191,7 @@ std::shared_ptr<const Levels> shared_levels(const std::string& path) {
   static std::map<std::string, std::weak_ptr<const Levels>> loaded;
   const std::lock_guard lock(mutex);
   if (auto levels = loaded[key].lock()) return levels;
+  std::erase_if(loaded, [](const auto& entry) { return entry.second.expired(); });
   auto levels = read_levels(path);
   loaded[key] = levels;
   return levels;
@@ -336,6 +337,10 @@ class Sokoban final : public JumanjiEnv {
     check_range(row, 0, kGrid - 1, "agent_location.row");
     check_range(col, 0, kGrid - 1, "agent_location.col");
     check_range(step_count, 0, time_limit_, "step_count");
+    if (variable[static_cast<std::size_t>(row * kGrid + col)] != kAgent) {
+      throw std::invalid_argument("state's variable_grid has no agent at agent_location (" + std::to_string(row) +
+                                  ", " + std::to_string(col) + ")");
+    }
     fixed_ = fixed;
     variable_ = variable;
     agent_row_ = row;

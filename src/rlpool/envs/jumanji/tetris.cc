@@ -77,7 +77,8 @@ constexpr std::array<float, 5> kRewards = {0.0f, 40.0f, 100.0f, 300.0f, 1200.0f}
 constexpr std::int64_t kMaxColour = 1'000'000'000;
 constexpr std::int64_t kMaxTimeLimit = 1'000'000'000;
 
-// The picture: cell_size pixels a square, at most 480 pixels a side (2 at least).
+// The picture: cell_size pixels a square, the board at most 480 pixels a side where squares of 2 pixels
+// allow it (the smallest square: a larger board draws larger).
 constexpr int kPreviewRows = 4;
 constexpr Rgb kBlack{0, 0, 0};
 constexpr Rgb kWhite{255, 255, 255};
