@@ -274,7 +274,7 @@ def test_bad_level_files_are_refused(tmp_path: Path) -> None:
     header.write_bytes(whole[:20])
     version.write_bytes(whole[:6] + b"\x09" + whole[7:])
     cases = {
-        _npy(tmp_path, "shape", np.zeros((3, 10, 10, 3), np.uint8)): r"shape \(3,10,10,3\)",
+        _npy(tmp_path, "shape", np.zeros((3, 10, 10, 3), np.uint8)): r"shape \(3, 10, 10, 3\)",
         _npy(tmp_path, "small", np.zeros((3, 8, 8, 2), np.uint8)): "shape",
         _npy(tmp_path, "dtype", good.astype(np.int32)): "dtype '<i4'",
         _npy(tmp_path, "empty", good[:0]): "holds no level",
@@ -294,6 +294,23 @@ def test_bad_level_files_are_refused(tmp_path: Path) -> None:
             rlpool.make(TASK, num_envs=1, levels_file=path)
     pool = rlpool.make(TASK, num_envs=1, levels_file=_npy(tmp_path, "good", good))  # the good one is taken
     pool.close()
+
+
+def test_pools_share_a_level_file_until_it_is_rewritten(tmp_path: Path) -> None:
+    """Pools reading one level file see its levels; a file rewritten at the same path is read again."""
+    path = _npy(tmp_path, "levels", LEVELS[:4])
+    first = rlpool.make(TASK, num_envs=1, levels_file=path, level_index=0)
+    second = rlpool.make(TASK, num_envs=1, levels_file=path, level_index=0)
+    _npy(tmp_path, "levels", LEVELS[7:9])  # another size: another file to the cache
+    third = rlpool.make(TASK, num_envs=1, levels_file=path, level_index=0)
+    try:
+        grids = [pool.reset()[0]["grid"][0] for pool in (first, second, third)]
+        np.testing.assert_array_equal(grids[0][..., 1], LEVELS[0][..., 0])
+        np.testing.assert_array_equal(grids[1], grids[0])
+        np.testing.assert_array_equal(grids[2][..., 1], LEVELS[7][..., 0])
+    finally:
+        for pool in (first, second, third):
+            pool.close()
 
 
 def test_a_planted_difference_is_caught() -> None:

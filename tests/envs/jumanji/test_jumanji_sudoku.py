@@ -139,7 +139,7 @@ def test_a_bad_database_file_is_refused(tmp_path: Path, monkeypatch: pytest.Monk
     with pytest.raises(ValueError, match="int8"):
         rlpool.make("Sudoku-v0", num_envs=1)
     path.write_bytes(b"not numpy")
-    with pytest.raises(ValueError, match="is no .npy file"):
+    with pytest.raises(ValueError, match="is not a .npy file"):
         rlpool.make("Sudoku-v0", num_envs=1)
 
 

@@ -103,15 +103,6 @@ Rgb pale_hue(int k, int n) {
   return {pale(c.r), pale(c.g), pale(c.b)};
 }
 
-// The block font's scale for `value` in a cell `cell` pixels wide: a tenth of
-// the cell, less where the digits would take more than 4/5 of its width; 0
-// (no number) where they do not fit.
-int number_scale(int cell, long value) {
-  int digits = 1;
-  for (long v = value; v >= 10; v /= 10) ++digits;
-  return std::min(cell / 10, 4 * cell / (5 * (4 * digits - 1)));
-}
-
 class FlatPack final : public JumanjiEnv {
  public:
   explicit FlatPack(const Config& config)

@@ -63,15 +63,6 @@ constexpr Rgb kDarkText{0x76, 0x6d, 0x64};
 constexpr Rgb kEdge{0xbb, 0xad, 0xa0};
 constexpr Rgb kBackground{0xfa, 0xf8, 0xef};
 
-// The block font's scale for `value` in a cell `cell` pixels wide: a tenth of
-// the cell, less where the digits would take more than 4/5 of its width; 0
-// (no number) where they do not fit.
-int number_scale(int cell, long value) {
-  int digits = 1;
-  for (long v = value; v >= 10; v /= 10) ++digits;
-  return std::min(cell / 10, 4 * cell / (5 * (4 * digits - 1)));
-}
-
 class Game2048 final : public JumanjiEnv {
  public:
   Game2048(const Config& config, std::size_t highest_tile_at)

@@ -140,6 +140,15 @@ class Canvas {
   Frame f_;
 };
 
+// The block font's scale for `value` in a cell `cell` pixels wide: a tenth of
+// the cell, less where the digits would take more than 4/5 of its width; 0
+// (no number) where they do not fit.
+inline int number_scale(int cell, long value) {
+  int digits = 1;
+  for (long v = value; v >= 10; v /= 10) ++digits;
+  return std::min(cell / 10, 4 * cell / (5 * (4 * digits - 1)));
+}
+
 // A board of rows x cols square cells filling the frame from its top-left
 // corner (cell = the frame's size over the board's, the smaller of the two):
 // cell(r, c) gives the pixel rectangle of a cell.

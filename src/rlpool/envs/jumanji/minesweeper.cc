@@ -51,15 +51,6 @@ int cell_size(std::int64_t rows, std::int64_t cols) {
   return static_cast<int>(std::clamp<std::int64_t>(480 / std::max(rows, cols), 2, 48));
 }
 
-// The block font's scale for `value` in a cell `cell` pixels wide: a tenth of
-// the cell, less where the digits would take more than 4/5 of its width; 0
-// (no number) where they do not fit.
-int number_scale(int cell, long value) {
-  int digits = 1;
-  for (long v = value; v >= 10; v /= 10) ++digits;
-  return std::min(cell / 10, 4 * cell / (5 * (4 * digits - 1)));
-}
-
 class Minesweeper final : public JumanjiEnv {
  public:
   explicit Minesweeper(const Config& config)

@@ -53,15 +53,6 @@ constexpr Rgb kEmpty{0xcc, 0xc0, 0xb3};
 
 int cell_size(std::int64_t g) { return static_cast<int>(std::clamp<std::int64_t>(480 / g, 2, 96)); }
 
-// The block font's scale for `value` in a cell `cell` pixels wide: a tenth of
-// the cell, less where the digits would take more than 4/5 of its width; 0
-// (no number) where they do not fit.
-int number_scale(int cell, long value) {
-  int digits = 1;
-  for (long v = value; v >= 10; v /= 10) ++digits;
-  return std::min(cell / 10, 4 * cell / (5 * (4 * digits - 1)));
-}
-
 EnvSpec sliding_spec(const Config& config);
 
 class SlidingTilePuzzle final : public JumanjiEnv {

@@ -50,11 +50,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -62,6 +58,7 @@
 
 #include "_core/gfx/images.h"
 #include "envs/jumanji/jumanji_env.h"
+#include "envs/jumanji/npy_file.h"
 
 namespace rlpool::jumanji {
 
@@ -97,71 +94,16 @@ struct Levels {
                               "grid, [..., 1] the variable grid, codes 0..4, one agent (3) in each variable grid)");
 }
 
-// The value of `key` in a .npy header's dict ("'key': value"), up to the next ',' or ')' that ends it.
-std::string header_value(const std::string& header, const std::string& key, const std::string& path) {
-  const std::size_t at = header.find("'" + key + "'");
-  if (at == std::string::npos) bad_file(path, "has no " + key + " in its header");
-  std::size_t from = header.find(':', at);
-  if (from == std::string::npos) bad_file(path, "has a bad header");
-  ++from;
-  while (from < header.size() && header[from] == ' ') ++from;
-  const std::size_t end = header[from] == '(' ? header.find(')', from) + 1 : header.find_first_of(",}", from);
-  if (end == std::string::npos || end == 0 || end <= from) bad_file(path, "has a bad header");
-  return header.substr(from, end - from);
-}
-
+// The levels of a .npy file: uint8, shape (N, 10, 10, 2), N >= 1, codes 0..4, one agent in each.
 std::shared_ptr<const Levels> read_levels(const std::string& path) {
-  std::ifstream file(path, std::ios::binary | std::ios::ate);
-  if (!file) bad_file(path, "could not be opened");
-  const std::streamoff end = file.tellg();
-  if (end < 0) bad_file(path, "could not be read");
-  const auto file_size = static_cast<std::size_t>(end);
-  // The .npy preamble: magic, version, then the header's length (2 bytes in version 1, 4 in 2 and 3).
-  std::string preamble(std::min<std::size_t>(file_size, 12), '\0');
-  file.seekg(0);
-  file.read(preamble.data(), static_cast<std::streamsize>(preamble.size()));
-  if (!file || preamble.size() < 10 || preamble.compare(0, 6, "\x93NUMPY") != 0) bad_file(path, "is not a .npy file");
-  const auto major = static_cast<unsigned char>(preamble[6]);
-  const int length_bytes = major == 1 ? 2 : (major == 2 || major == 3) && preamble.size() >= 12 ? 4 : 0;
-  if (length_bytes == 0) bad_file(path, "has .npy format version " + std::to_string(major));
-  std::size_t header_len = 0;
-  for (int i = length_bytes - 1; i >= 0; --i) {
-    header_len = (header_len << 8) | static_cast<unsigned char>(preamble[8 + i]);
-  }
-  const std::size_t data_at = 8 + static_cast<std::size_t>(length_bytes) + header_len;
-  if (data_at > file_size) bad_file(path, "is truncated in its header");
-  std::string header(header_len, '\0');
-  file.seekg(static_cast<std::streamoff>(data_at - header_len));
-  file.read(header.data(), static_cast<std::streamsize>(header_len));
-  if (!file) bad_file(path, "could not be read");
-  const std::string descr = header_value(header, "descr", path);
-  if (descr != "'|u1'" && descr != "'<u1'" && descr != "'>u1'" && descr != "'u1'") {
-    bad_file(path, "has dtype " + descr);
-  }
-  if (header_value(header, "fortran_order", path) != "False") bad_file(path, "is in Fortran order");
-  std::string shape = header_value(header, "shape", path);
-  shape.erase(std::remove(shape.begin(), shape.end(), ' '), shape.end());
-  const std::string tail = ",10,10,2)";
-  if (shape.size() <= tail.size() + 1 || shape.front() != '(' ||
-      shape.compare(shape.size() - tail.size(), tail.size(), tail) != 0) {
-    bad_file(path, "has shape " + shape);
-  }
-  const std::string count_text = shape.substr(1, shape.size() - tail.size() - 1);
-  if (count_text.empty() || count_text.size() > 12 ||
-      count_text.find_first_not_of("0123456789") != std::string::npos) {
-    bad_file(path, "has shape " + shape);
+  NpyBytes npy = read_npy(path, {"|u1", "<u1", ">u1", "u1"}, bad_file);
+  if (npy.shape.size() != 4 || npy.shape[1] != kGrid || npy.shape[2] != kGrid || npy.shape[3] != 2) {
+    bad_file(path, "has shape " + shape_text(npy.shape));
   }
   auto levels = std::make_shared<Levels>();
-  levels->count = std::stoll(count_text);
+  levels->count = npy.shape[0];
   if (levels->count < 1) bad_file(path, "holds no level");
-  const auto size = static_cast<std::size_t>(levels->count) * kCells * 2;
-  if (file_size - data_at != size) {
-    bad_file(path, "holds " + std::to_string(file_size - data_at) + " bytes of data for shape " + shape);
-  }
-  levels->squares.resize(size);
-  file.seekg(static_cast<std::streamoff>(data_at));
-  file.read(reinterpret_cast<char*>(levels->squares.data()), static_cast<std::streamsize>(size));
-  if (!file) bad_file(path, "could not be read");
+  levels->squares = std::move(npy.data);
   levels->agent_at.resize(static_cast<std::size_t>(levels->count));
   for (std::int64_t n = 0; n < levels->count; ++n) {
     const std::uint8_t* level = levels->squares.data() + static_cast<std::size_t>(n) * kCells * 2;
@@ -177,23 +119,6 @@ std::shared_ptr<const Levels> read_levels(const std::string& path) {
     }
     if (agents != 1) bad_file(path, "has " + std::to_string(agents) + " agents in level " + std::to_string(n));
   }
-  return levels;
-}
-
-// One copy of a level file (as it is now: its size and time too) for every env reading it.
-std::shared_ptr<const Levels> shared_levels(const std::string& path) {
-  std::error_code error;
-  const auto size = std::filesystem::file_size(path, error);
-  const auto time = std::filesystem::last_write_time(path, error);
-  const std::string key = path + '\n' + std::to_string(error ? 0 : size) + '\n' +
-                          std::to_string(error ? 0 : time.time_since_epoch().count());
-  static std::mutex mutex;
-  static std::map<std::string, std::weak_ptr<const Levels>> loaded;
-  const std::lock_guard lock(mutex);
-  if (auto levels = loaded[key].lock()) return levels;
-  std::erase_if(loaded, [](const auto& entry) { return entry.second.expired(); });
-  auto levels = read_levels(path);
-  loaded[key] = levels;
   return levels;
 }
 
@@ -225,7 +150,7 @@ class Sokoban final : public JumanjiEnv {
  public:
   Sokoban(const Config& config, std::size_t prop_at, std::size_t solved_at)
       : generator_(generator_of(config)),
-        levels_(shared_levels(levels_file(config))),
+        levels_(shared_copy(levels_file(config), read_levels)),
         time_limit_(static_cast<int>(config.get_int("time_limit"))),
         level_index_(config.get_int("level_index")),
         images_(config.get_string("_images")),

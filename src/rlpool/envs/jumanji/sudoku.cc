@@ -33,17 +33,14 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstring>
-#include <fstream>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "envs/jumanji/jumanji_env.h"
 #include "envs/jumanji/jumanji_render.h"
+#include "envs/jumanji/npy_file.h"
 
 namespace rlpool::jumanji {
 
@@ -69,66 +66,18 @@ struct Database {
                               " (expected jumanji 1.1.2's sudoku/data .npy file: int8, shape (num_boards, 9, 9))");
 }
 
-// The puzzles of a .npy file (format 1.0-3.0): int8, C order, shape (n, 9, 9).
+// The puzzles of a .npy file: int8, shape (n, 9, 9), values 0..9.
 std::shared_ptr<const Database> read_database(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) bad_database(path, "could not be opened");
-  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  constexpr std::string_view kMagic = "\x93NUMPY";
-  if (bytes.size() < 10 || bytes.compare(0, kMagic.size(), kMagic) != 0) bad_database(path, "is no .npy file");
-  const auto major = static_cast<unsigned char>(bytes[6]);
-  std::size_t header_len = 0;
-  std::size_t start = 0;
-  if (major == 1) {
-    header_len = static_cast<unsigned char>(bytes[8]) |
-                 (static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8);
-    start = 10;
-  } else if (major == 2 || major == 3) {
-    if (bytes.size() < 12) bad_database(path, "ends inside its header");
-    for (int i = 3; i >= 0; --i) header_len = (header_len << 8) | static_cast<unsigned char>(bytes[8 + i]);
-    start = 12;
-  } else {
-    bad_database(path, "has .npy format version " + std::to_string(major));
-  }
-  if (bytes.size() < start + header_len) bad_database(path, "ends inside its header");
-  const std::string header = bytes.substr(start, header_len);
-  if (header.find("'descr': '|i1'") == std::string::npos) bad_database(path, "does not hold int8 values");
-  if (header.find("'fortran_order': False") == std::string::npos) bad_database(path, "is in Fortran order");
-  const std::size_t shape_at = header.find("'shape': (");
-  if (shape_at == std::string::npos) bad_database(path, "has no shape");
-  const std::string shape = header.substr(shape_at + 10, header.find(')', shape_at) - shape_at - 10);
-  std::int64_t n = 0;
-  std::size_t digits = 0;
-  while (digits < shape.size() && digits < 9 && shape[digits] >= '0' && shape[digits] <= '9') {
-    n = n * 10 + (shape[digits] - '0');
-    ++digits;
-  }
-  if (digits == 0 || n < 1 || shape.substr(digits) != ", 9, 9") {
-    bad_database(path, "has shape (" + shape + ")");
-  }
-  const std::size_t data_at = start + header_len;
-  if (bytes.size() - data_at != static_cast<std::size_t>(n) * kSquares) {
-    bad_database(path, "holds " + std::to_string(bytes.size() - data_at) + " bytes of puzzles for shape (" + shape +
-                           ")");
+  NpyBytes npy = read_npy(path, {"|i1", "<i1", ">i1", "i1"}, bad_database);
+  if (npy.shape.size() != 3 || npy.shape[0] < 1 || npy.shape[1] != kWidth || npy.shape[2] != kWidth) {
+    bad_database(path, "has shape " + shape_text(npy.shape));
   }
   auto db = std::make_shared<Database>();
-  db->num_boards = n;
-  db->boards.resize(static_cast<std::size_t>(n) * kSquares);
-  std::memcpy(db->boards.data(), bytes.data() + data_at, db->boards.size());
+  db->num_boards = npy.shape[0];
+  db->boards.assign(npy.data.begin(), npy.data.end());
   for (const std::int8_t v : db->boards) {
     if (v < 0 || v > kWidth) bad_database(path, "holds the value " + std::to_string(v) + " (0..9 expected)");
   }
-  return db;
-}
-
-// One copy of a database file for every env reading it.
-std::shared_ptr<const Database> shared_database(const std::string& path) {
-  static std::mutex mutex;
-  static std::map<std::string, std::weak_ptr<const Database>> loaded;
-  const std::lock_guard lock(mutex);
-  if (auto db = loaded[path].lock()) return db;
-  auto db = read_database(path);
-  loaded[path] = db;
   return db;
 }
 
@@ -196,7 +145,7 @@ const std::string& database_file(const Config& config) {
 
 class Sudoku final : public JumanjiEnv {
  public:
-  explicit Sudoku(const Config& config) : db_(shared_database(database_file(config))) {}
+  explicit Sudoku(const Config& config) : db_(shared_copy(database_file(config), read_database)) {}
 
  protected:
   void new_episode(Key key) override {
