@@ -14,7 +14,7 @@ Which info entries are per player comes from the spec alone: an entry whose lead
 (``player_id_key``). Everything is a reshape of the engine's arrays (views where numpy can), with no loop
 over envs.
 
-A family may instead give such a task as one env, as EnvPool 1.2.7 gives Jumanji's (``AgentsAsOne``: one
+A family may instead give such a task as one env, as EnvPool 1.2.7 gives some (``AgentsAsOne``: one
 observation, a vector action, one reward).
 """
 
