@@ -325,6 +325,18 @@ def test_graph_coloring() -> None:
         decode_graph(frame, adj, planted)
 
 
+def test_graph_coloring_of_one_node_draws_it_in_the_middle() -> None:
+    """spring_layout of one node has no spread to scale by: the node is drawn at the centre, not lost."""
+    pool = rlpool.make("GraphColoring-v1", num_envs=1, seed=0, render_mode="rgb_array", num_nodes=1)
+    try:
+        pool.reset()
+        frame = np.asarray(pool.render())[0]
+        radius = 0.25 / 6 * SIZE
+        assert at(frame, SIZE / 2, SIZE / 2 + 0.7 * radius) == BLACK  # the uncoloured node's disc
+    finally:
+        pool.close()
+
+
 # JobShop -----------------------------------------------------------------------------------------------------
 
 

@@ -334,6 +334,7 @@ def test_a_planted_difference_is_caught() -> None:
     (8 + 100 + 42, b"\xff", "variable_grid"),
     (8 + 200, np.int32(10).tobytes(), "agent_location.row"),
     (8 + 204, np.int32(-1).tobytes(), "agent_location.col"),
+    (8 + 200, np.int32(0).tobytes(), "no agent at agent_location"),  # in range, but the agent is elsewhere
     (8 + 208, np.int32(121).tobytes(), "step_count"),
 ])
 def test_bad_state_fields_are_refused(offset: int, data: bytes, field: str) -> None:
