@@ -57,8 +57,8 @@
 #include <vector>
 
 #include "_core/gfx/images.h"
+#include "_core/io/npy_file.h"
 #include "envs/jumanji/jumanji_env.h"
-#include "envs/jumanji/npy_file.h"
 
 namespace rlpool::jumanji {
 

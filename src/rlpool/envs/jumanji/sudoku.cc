@@ -38,9 +38,9 @@
 #include <string>
 #include <vector>
 
+#include "_core/io/npy_file.h"
 #include "envs/jumanji/jumanji_env.h"
 #include "envs/jumanji/jumanji_render.h"
-#include "envs/jumanji/npy_file.h"
 
 namespace rlpool::jumanji {
 

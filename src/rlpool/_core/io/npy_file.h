@@ -1,9 +1,10 @@
-// The .npy files some Jumanji envs take their data from (Sudoku's puzzle
-// databases, Sokoban's level sets): numpy's format (numpy/lib/format.py,
-// versions 1.0-3.0) read whole and checked -- a one-byte dtype, C order,
-// the data as long as the shape says -- and one shared copy of a file's
-// contents for every env reading it. What is wrong with a file is passed to
-// the env's `refuse`, which throws its own std::invalid_argument.
+// The .npy files envs take their data from (Jumanji's Sudoku puzzle
+// databases and Sokoban level sets, MyoSuite's MyoDM reference motions):
+// numpy's format (numpy/lib/format.py, versions 1.0-3.0) read whole and
+// checked -- a dtype the env names, C order, the data as long as the shape
+// and the dtype's item size say -- and one shared copy of a file's contents
+// for every env reading it. What is wrong with a file is passed to the env's
+// `refuse`, which throws its own std::invalid_argument.
 #pragma once
 
 #include <cstdint>
@@ -15,18 +16,23 @@
 #include <string_view>
 #include <vector>
 
-namespace rlpool::jumanji {
+namespace rlpool {
 
 // An env's error for its data file: throws, naming the file and what is wrong with it.
 using Refuse = void (*)(const std::string& path, const std::string& why);
 
 struct NpyBytes {
   std::vector<std::int64_t> shape;
+  std::string descr;               // the file's dtype, one of those asked for (e.g. "<f8")
   std::vector<std::uint8_t> data;  // the values' bytes, C order
 };
 
-// The file at `path`, whose dtype must be one of `dtypes` (numpy's descr strings, e.g. "|i1").
+// The file at `path`, whose dtype must be one of `dtypes` (numpy's descr strings that end in their item
+// size in bytes, e.g. "|i1", "<f8").
 NpyBytes read_npy(const std::string& path, std::initializer_list<std::string_view> dtypes, Refuse refuse);
+
+// The values of a little-endian float64 ("<f8") file, in C order (on a little-endian host).
+std::vector<double> float64_values(const NpyBytes& npy);
 
 // A shape as numpy prints it: "(3, 9, 9)".
 std::string shape_text(const std::vector<std::int64_t>& shape);
@@ -48,4 +54,4 @@ std::shared_ptr<const T> shared_copy(const std::string& path, std::shared_ptr<co
   return made;
 }
 
-}  // namespace rlpool::jumanji
+}  // namespace rlpool

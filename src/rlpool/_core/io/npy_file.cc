@@ -1,11 +1,14 @@
-// numpy's .npy format read for the Jumanji envs' data files (npy_file.h).
-#include "envs/jumanji/npy_file.h"
+// numpy's .npy format read for envs' data files (npy_file.h).
+#include "_core/io/npy_file.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
-namespace rlpool::jumanji {
+namespace rlpool {
 
 namespace {
 
@@ -43,6 +46,15 @@ std::vector<std::int64_t> parse_shape(std::string text, const std::string& path,
   return shape;
 }
 
+// A dtype's item size: the number its descr ends in ("|u1" -> 1, "<f8" -> 8).
+std::size_t item_bytes(const std::string& descr) {
+  const std::size_t at = descr.find_last_not_of("0123456789");
+  if (at == std::string::npos || at + 1 >= descr.size() || descr.size() - at > 3) {
+    throw std::logic_error("npy dtype '" + descr + "' does not end in its item size");
+  }
+  return static_cast<std::size_t>(std::stoul(descr.substr(at + 1)));
+}
+
 }  // namespace
 
 NpyBytes read_npy(const std::string& path, std::initializer_list<std::string_view> dtypes, Refuse refuse) {
@@ -70,14 +82,16 @@ NpyBytes read_npy(const std::string& path, std::initializer_list<std::string_vie
   file.read(header.data(), static_cast<std::streamsize>(header_len));
   if (!file) refuse(path, "could not be read");
   const std::string descr = header_value(header, "descr", path, refuse);
-  const bool known = std::any_of(dtypes.begin(), dtypes.end(), [&](std::string_view d) {
+  const auto known = std::find_if(dtypes.begin(), dtypes.end(), [&](std::string_view d) {
     return descr == "'" + std::string(d) + "'";
   });
-  if (!known) refuse(path, "has dtype " + descr);
+  if (known == dtypes.end()) refuse(path, "has dtype " + descr);
   if (header_value(header, "fortran_order", path, refuse) != "False") refuse(path, "is in Fortran order");
   NpyBytes out;
+  out.descr = std::string(*known);
+  const std::size_t item_size = item_bytes(out.descr);
   out.shape = parse_shape(header_value(header, "shape", path, refuse), path, refuse);
-  std::size_t count = 1;
+  std::size_t count = item_size;
   for (const std::int64_t n : out.shape) {
     if (n > 0 && count > (std::size_t{1} << 40) / static_cast<std::size_t>(n)) refuse(path, "has a shape too large");
     count *= static_cast<std::size_t>(n);
@@ -90,6 +104,14 @@ NpyBytes read_npy(const std::string& path, std::initializer_list<std::string_vie
   file.read(reinterpret_cast<char*>(out.data.data()), static_cast<std::streamsize>(count));
   if (!file && count > 0) refuse(path, "could not be read");
   return out;
+}
+
+std::vector<double> float64_values(const NpyBytes& npy) {
+  static_assert(std::endian::native == std::endian::little && sizeof(double) == 8);
+  if (npy.descr != "<f8") throw std::logic_error("float64_values of a '" + npy.descr + "' array");
+  std::vector<double> values(npy.data.size() / sizeof(double));
+  std::memcpy(values.data(), npy.data.data(), values.size() * sizeof(double));
+  return values;
 }
 
 std::string shape_text(const std::vector<std::int64_t>& shape) {
@@ -106,4 +128,4 @@ std::string file_identity(const std::string& path) {
          std::to_string(error ? 0 : time.time_since_epoch().count());
 }
 
-}  // namespace rlpool::jumanji
+}  // namespace rlpool
