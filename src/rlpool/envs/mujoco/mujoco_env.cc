@@ -254,10 +254,15 @@ std::shared_ptr<const mjModel> load_model(const std::string& xml_file) {
   std::shared_ptr<const mjModel> model = cache[key].lock();
   if (!model) {
     std::array<char, 1024> error{};
-    mjModel* raw = mj.loadXML(xml_file.c_str(), nullptr, error.data(), static_cast<int>(error.size()));
+    // A compiled model (MuJoCo's binary format, of this MuJoCo) by its extension; else XML.
+    const bool binary = xml_file.size() > 4 && xml_file.compare(xml_file.size() - 4, 4, ".mjb") == 0;
+    mjModel* raw = binary ? mj.loadModel(xml_file.c_str(), nullptr)
+                          : mj.loadXML(xml_file.c_str(), nullptr, error.data(), static_cast<int>(error.size()));
     if (raw == nullptr) {
       cache.erase(key);
-      throw std::invalid_argument("xml_file '" + xml_file + "' could not be loaded by MuJoCo: " + error.data());
+      const std::string why =
+          binary ? "not a binary model of MuJoCo " + std::to_string(mj.version()) + " (mj_version)" : error.data();
+      throw std::invalid_argument("xml_file '" + xml_file + "' could not be loaded by MuJoCo: " + why);
     }
     model = std::shared_ptr<const mjModel>(raw, [delete_model = mj.deleteModel](const mjModel* p) {
       delete_model(const_cast<mjModel*>(p));

@@ -130,9 +130,10 @@ mjData* make_data(const mjModel* m, const std::string& what);
 // envs read the same events from mjData::warning.
 std::vector<std::string> recent_warnings();
 
-// The compiled model of an XML file, shared by every env (and spec) using it
-// while any of them is alive. Throws std::invalid_argument with MuJoCo's
-// message if the file cannot be loaded.
+// The compiled model of an XML file (or of a binary model, a `.mjb` file this
+// MuJoCo saved), shared by every env (and spec) using it while any of them is
+// alive. Throws std::invalid_argument with MuJoCo's message if the file cannot
+// be loaded.
 std::shared_ptr<const mjModel> load_model(const std::string& xml_file);
 
 // Options every MuJoCo env takes (gymnasium's MujocoEnv arguments).
