@@ -16,9 +16,10 @@ from rlpool.envs.myosuite.tasks import TASKS
 HORIZONS = {t.id: t.horizon for t in TASKS}
 IDS = sorted(t for t in rlpool.list_all_envs() if t in HORIZONS)
 """The myosuite ids rlpool registers (without their ``MyoSuite/`` spellings)."""
-SAMPLE = [t for t in IDS if not t.startswith(("myoSarc", "myoFati", "myoReaf"))][::3] + [
+_FIRST_OF_CLASS = {t.cls: t.id for t in reversed(TASKS) if t.id in IDS}
+SAMPLE = sorted(_FIRST_OF_CLASS.values()) + [
     "myoSarcHandPoseRandom-v0", "myoFatiFingerReachRandom-v0", "myoReafHandReachRandom-v0"]
-"""The default lane's ids: every third base id and one of each variant (every id in the full lane)."""
+"""The default lane's ids: one of each class and one of each variant (every id in the full lane)."""
 
 
 @pytest.mark.parametrize("task_id", IDS if FULL else SAMPLE)

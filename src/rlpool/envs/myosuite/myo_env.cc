@@ -15,6 +15,7 @@
 
 #include "_core/gfx/pixels.h"
 #include "envs/mujoco/state_io.h"
+#include "envs/myosuite/numpy_exp.h"
 #include "envs/myosuite/numpy_expf.h"
 
 namespace rlpool::myosuite {
@@ -162,8 +163,8 @@ MyoEnv::MyoEnv(const Setup& setup, const TaskBase& base, std::vector<std::string
   rewards_.terms.resize(terms_.size());
   // MujocoEnv._setup's step(zeros) moves the fatigue model once before any reset (a task whose reset keeps the
   // fatigue state starts from there). Its action is float64 zeros: the muscles' load is 1 / (1 + exp(2.5)) in
-  // float64 (numpy's float64 exp of 2.5 is the C library's).
-  target_load_.assign(muscles_.size(), 1.0 / (1.0 + std::exp(-5.0 * (0.0 - 0.5))));
+  // float64.
+  target_load_.assign(muscles_.size(), 1.0 / (1.0 + numpy_exp(-5.0 * (0.0 - 0.5))));
   if (setup_.condition == Condition::kFatigue) fatigue_update();
   if (setup_.renders) mujoco::load_gl();
 }
@@ -355,10 +356,10 @@ void MyoEnv::controls(const double* a) {
 
 void MyoEnv::controls_float64(std::vector<double>& a) {
   // BaseV0.step on a float64 array of nu controls (a task that builds its action itself): the muscles'
-  // 1 / (1 + exp(-5 (a - 0.5))) and the fatigue model in float64, MA taken as it is.
+  // 1 / (1 + exp(-5 (a - 0.5))) with numpy's float64 exp and the fatigue model in float64, MA taken as it is.
   for (const int i : muscles_) {
     double& x = a[static_cast<std::size_t>(i)];
-    x = 1.0 / (1.0 + std::exp(-5.0 * (x - 0.5)));
+    x = 1.0 / (1.0 + numpy_exp(-5.0 * (x - 0.5)));
   }
   if (setup_.condition == Condition::kFatigue) {
     for (std::size_t k = 0; k < muscles_.size(); ++k) target_load_[k] = a[static_cast<std::size_t>(muscles_[k])];

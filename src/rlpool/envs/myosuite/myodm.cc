@@ -53,6 +53,7 @@
 
 #include "_core/io/npy_file.h"
 #include "envs/myosuite/myo_env.h"
+#include "envs/myosuite/numpy_exp.h"
 
 namespace rlpool::myosuite {
 namespace {
@@ -306,11 +307,11 @@ class TrackEnv : public MyoEnv {
     const double obj_com_err = std::sqrt(norm2(com_err_.data(), 3));
     const std::array<double, 4> obj_rot = mat2quat(dd->ximat + 9 * object_bid_);
     const double obj_rot_err = rotation_distance(obj_rot.data(), object_ref_.data() + 3) / std::numbers::pi;
-    const double obj_reward = std::exp(-50.0 * (obj_com_err + 0.1 * obj_rot_err));
+    const double obj_reward = numpy_exp(-50.0 * (obj_com_err + 0.1 * obj_rot_err));
     const bool lift_bonus = object_ref_[2] >= lift_z_ && com[2] >= lift_z_;
-    const double qpos_reward = std::exp(-5.0 * norm2(qpos_err_.data(), robot_dim_));
-    const double qvel_reward = std::exp(-0.1 * norm2(qvel_err_.data(), static_cast<int>(qvel_err_.size())));
-    const double base_reward = std::exp(-40.0 * std::sqrt(norm2(base_err_.data(), 3)));
+    const double qpos_reward = numpy_exp(-5.0 * norm2(qpos_err_.data(), robot_dim_));
+    const double qvel_reward = numpy_exp(-0.1 * norm2(qvel_err_.data(), static_cast<int>(qvel_err_.size())));
+    const double base_reward = numpy_exp(-40.0 * std::sqrt(norm2(base_err_.data(), 3)));
     // check_termination: the object too far from its target, or from the wrist (0.25 m).
     const bool fail = norm2(com_err_.data(), 3) >= 0.0625 || norm2(base_err_.data(), 3) >= 0.0625;
     r.terms[0] = 0.35 * qpos_reward + 0.05 * qvel_reward;

@@ -59,6 +59,7 @@ struct RunParams {
   double end_pos = -15;
   double real_width = 1;
   std::string reset_type = "random";  // "random", "init", or anything else: keyframe 0
+  int max_episode_steps = 36000;      // _setup's, for maxTime (the registry passes its horizon)
 };
 
 constexpr const char* kBiologicalJoints[] = {
@@ -226,6 +227,8 @@ class RunTrackEnv : public MyoEnv {
     r.sparse = -dd->qvel[1];
     r.solved = win;
     r.done = lose || win;
+    // A lost run sets obs_dict["time"] (the info's time) to maxTime: dt times _setup's max_episode_steps.
+    if (lose) r.time = dt() * p_.max_episode_steps;
   }
 
   void reset_task(std::vector<double>& qpos, std::vector<double>& qvel) override {
@@ -374,7 +377,8 @@ const bool kRegistered =
                             .hills = {0.0, 0.1, 0.0, 0.5, 0.0, 0.8, 0.0, 1.0},
                             .stairs = {0.0, 0.05, 0.0, 0.1, 0.0, 0.2, 0.0, 0.3}},
                   .start_pos = 14,
-                  .end_pos = -15}) &&
+                  .end_pos = -15,
+                  .max_episode_steps = 1000}) &&
     add("myoChallengeOslRunRandom-v0",
         RunParams{.track = {.reset_type = "random",
                             .rough = {0.0, 0.0, 0.0, 0.0, 0.0, 0.03, 0.0, 0.06, 0.0, 0.09, 0.0, 0.12,
@@ -384,7 +388,8 @@ const bool kRegistered =
                             .stairs = {0.0, 0.0, 0.0, 0.0, 0.0, 0.03, 0.0, 0.06, 0.0, 0.09, 0.0, 0.12,
                                        0.0, 0.15, 0.0, 0.18, 0.0, 0.21, 0.0, 0.24, 0.0, 0.0, 0.0, 0.0}},
                   .start_pos = 58,
-                  .end_pos = -45});
+                  .end_pos = -45,
+                  .max_episode_steps = 60000});
 
 }  // namespace
 }  // namespace rlpool::myosuite

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "envs/myosuite/myo_env.h"
+#include "envs/myosuite/numpy_exp.h"
 
 namespace rlpool::myosuite {
 namespace {
@@ -166,10 +167,10 @@ class TableTennisEnv : public MyoEnv {
     const double torso_err = std::abs(dd->qpos[torso_adr_]);
     const Issue issue = result();
     const bool solved = issue == kNone;
-    r.terms[0] = std::exp(-1.0 * reach_dist);
-    r.terms[1] = std::exp(-5.0 * palm_dist);
-    r.terms[2] = std::exp(-5 * paddle_quat_err);
-    r.terms[3] = std::exp(-5 * torso_err);
+    r.terms[0] = numpy_exp(-1.0 * reach_dist);
+    r.terms[1] = numpy_exp(-5.0 * palm_dist);
+    r.terms[2] = numpy_exp(-5 * paddle_quat_err);
+    r.terms[3] = numpy_exp(-5 * torso_err);
     r.terms[4] = -1.0 * act_mag;
     r.sparse = touching_paddle_ ? 1.0 : 0.0;
     r.solved = solved;

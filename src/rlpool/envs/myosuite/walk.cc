@@ -26,6 +26,8 @@
 #include <utility>
 #include <vector>
 
+#include "envs/myosuite/numpy_exp.h"
+
 namespace rlpool::myosuite {
 
 void own_terrain_pos(mjModel* m, std::vector<double>& geom_pos, int terrain_geom, double z) {
@@ -160,7 +162,7 @@ void WalkEnv::rewards(Rewards& r) {
   double vel[2];
   com_velocity(vel);
   const double dy = p_.target_y_vel - vel[1], dx = p_.target_x_vel - vel[0];
-  const double vel_reward = std::exp(-(dy * dy)) + std::exp(-(dx * dx));
+  const double vel_reward = numpy_exp(-(dy * dy)) + numpy_exp(-(dx * dx));
   // _get_cyclic_rew: the desired hip angles as float32, as myosuite's array.
   const double phase = std::fmod(steps_[0] / p_.hip_period, 1.0);
   constexpr double pi = std::numbers::pi;
@@ -171,12 +173,12 @@ void WalkEnv::rewards(Rewards& r) {
   // _get_ref_rotation_rew.
   double rot_err[4];
   for (int k = 0; k < 4; ++k) rot_err[k] = 5.0 * (dd->qpos[3 + k] - target_rot_[static_cast<std::size_t>(k)]);
-  const double ref_rot = std::exp(-blas_norm(rot_err, 4));
+  const double ref_rot = numpy_exp(-blas_norm(rot_err, 4));
   // _get_joint_angle_rew: exp(-5 mean |angle|).
   double mag = std::abs(dd->qpos[hip_joints_[0]]);
   for (int k = 1; k < 4; ++k) mag += std::abs(dd->qpos[hip_joints_[k]]);
   mag /= 4;
-  const double joint_angle_rew = std::exp(-5 * mag);
+  const double joint_angle_rew = numpy_exp(-5 * mag);
   const double act_mag = mm->na != 0 ? numpy_norm(dd->act, mm->na) / mm->na : 0.0;
   r.terms[0] = vel_reward;
   r.terms[1] = cyclic_hip;
