@@ -207,6 +207,7 @@ def lockstep(task: str, *, steps: int = 100, seed: int = 0, episodes: int = 1, t
     solved = 0
     with Reference(task) as ref:
         nu = ref.made["action_dim"]
+        _check_spaces(task, env, ref.made)
         for episode in range(episodes):
             obs, info = env.reset()
             got = ref.reset(start_words(env.get_state(0)))
@@ -228,6 +229,23 @@ def lockstep(task: str, *, steps: int = 100, seed: int = 0, episodes: int = 1, t
                 assert bool(truncated[0]) == (t + 1 == steps), where
     env.close()
     return worst, solved
+
+
+def _check_spaces(task: str, env: Any, made: dict[str, Any]) -> None:
+    """rlpool's spaces, time limit and info terms against myosuite's env: bounds and dtypes, the horizon, and the
+    ``rwd_<term>`` entries in rwd_dict's order."""
+    import rlpool
+
+    spec = rlpool.make_spec(task)
+    space, action = env.single_observation_space, env.single_action_space
+    assert space.dtype == np.float32 and action.dtype == np.float32, task
+    np.testing.assert_array_equal(space.low, made["low"], err_msg=task)
+    np.testing.assert_array_equal(space.high, made["high"], err_msg=task)
+    np.testing.assert_array_equal(action.low, made["action_low"], err_msg=task)
+    np.testing.assert_array_equal(action.high, made["action_high"], err_msg=task)
+    assert spec.max_episode_steps == made["horizon"], (task, spec.max_episode_steps, made["horizon"])
+    terms = [k for k in made["rwd_terms"] if k not in ("dense", "sparse", "solved", "done")]
+    assert [a.name[4:] for a in spec.arrays.info if a.name.startswith("rwd_")][:len(terms)] == terms, task
 
 
 def _compare(where: str, obs: np.ndarray, info: dict[str, Any], want: dict[str, Any], tol: float) -> float:

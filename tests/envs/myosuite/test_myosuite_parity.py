@@ -33,7 +33,7 @@ from scipy import stats
 import rlpool
 from rlpool.envs.myosuite.registration import registered_tasks
 
-ROTATION = 8
+ROTATION = 12
 """The full lane compares the ids outside SAMPLE in this many slices, one a day."""
 
 
@@ -77,8 +77,7 @@ def test_whole_episodes_equal_myosuite_on_the_same_mujoco(task_id: str) -> None:
     assert worst <= 1e-9, (task_id, worst)
 
 
-PINNED_SAMPLE = ["motorFingerReachRandom-v0", "myoFingerPoseRandom-v0", "myoHandPoseRandom-v0",
-                 "myoFatiHandReachRandom-v0"]
+PINNED_SAMPLE = ["motorFingerReachRandom-v0", "myoHandPoseRandom-v0", "myoFatiHandReachRandom-v0"]
 
 
 @pytest.mark.parametrize("task_id", PINNED_SAMPLE if FULL else [])
@@ -145,23 +144,3 @@ def test_reset_distributions_equal_myosuites(task_id: str) -> None:
     shifted = ours.copy()
     shifted[:, j] += 0.5 * np.std(ours[:, j])
     assert j in _differ(shifted, theirs), task_id
-
-
-def test_spaces_and_time_limits_equal_myosuites() -> None:
-    """One id of each class (the lockstep test compares the observations themselves)."""
-    classes: dict[str, str] = {}
-    for task in registered_tasks():
-        classes.setdefault(task.cls, task.id)
-    for task_id in list(classes.values()) if FULL else DEFAULT[:2]:
-        with Reference(task_id) as ref:
-            spec = rlpool.make_spec(task_id)
-            space = spec.observation_space
-            np.testing.assert_array_equal(space.low, ref.made["low"])
-            np.testing.assert_array_equal(space.high, ref.made["high"])
-            assert space.dtype == np.float32
-            np.testing.assert_array_equal(spec.action_space.low, ref.made["action_low"])
-            np.testing.assert_array_equal(spec.action_space.high, ref.made["action_high"])
-            assert spec.max_episode_steps == ref.made["horizon"]
-            # The info's reward terms are rwd_dict's, in its order.
-            terms = [k for k in ref.made["rwd_terms"] if k not in ("dense", "sparse", "solved", "done")]
-            assert [a.name[4:] for a in spec.arrays.info if a.name.startswith("rwd_")][:len(terms)] == terms

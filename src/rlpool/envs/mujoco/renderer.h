@@ -44,6 +44,10 @@ class Renderer {
   // colour of a site that shows a touch sensor's reading).
   void draw(const mjModel* m, mjData* d, const mjvCamera& camera, const Frame& frame,
             const std::function<void(mjvScene&)>& edit = {});
+  // The visualisation options the scene is made with (mjv_defaultOption,
+  // rangefinders as the constructor says); an env may turn flags on or off
+  // before it draws (myosuite shows its muscles' actuation).
+  mjvOption& option() { return option_; }
   // Sends m's height fields to the GPU copy again, after the env rewrote
   // them (dm_control's quadruped escape makes new terrain every episode).
   void upload_hfields(const mjModel* m);

@@ -428,12 +428,17 @@ void MyoEnv::set_state(std::string_view bytes) {
 
 void MyoEnv::render(const Frame& frame) {
   if (!renderer_) {
+    // myosuite's Renderer.render_offscreen: mujoco.Renderer's free camera (mjv_defaultFreeCamera) and an
+    // MjvOption with the muscles' actuation and activation shown (viewer_setup's render_actuator=True).
     renderer_ = std::make_unique<mujoco::Renderer>(m_, /*show_rangefinders=*/true);
-    // BaseV0.viewer_setup(azimuth=90, distance=1.5) with MujocoEnv's elevation -30.
-    free_camera_ = mujoco::gymnasium_camera(m_, d_, {.distance = 1.5, .elevation = -30.0, .azimuth = 90.0});
+    renderer_->option().flags[mjVIS_ACTUATOR] = 1;
+    renderer_->option().flags[mjVIS_ACTIVATION] = 1;
+    api().defaultFreeCamera(m_, &free_camera_);
   }
   const mjvCamera camera = mujoco::camera_for(m_, frame.camera_id, free_camera_);
   try {
+    // The walking, chase and running tasks draw new terrain at resets: the GPU's copy follows.
+    if (m_->nhfield > 0) renderer_->upload_hfields(m_);
     renderer_->draw(m_, d_, camera, frame);
   } catch (...) {
     renderer_.reset();

@@ -40,6 +40,7 @@ IMPLEMENTED = frozenset({
     "run_track_v0:RunTrack",
     "chasetag_v0:ChaseTagEnvV0",
     "soccer_v0:SoccerEnvV0",
+    "bimanual_v0:BimanualEnvV1",
 })
 """The classes (``tasks.Task.cls``) whose ids are registered: one line per class the C++ env implements."""
 

@@ -39,6 +39,15 @@ void own_terrain_pos(mjModel* m, std::vector<double>& geom_pos, int terrain_geom
   m->geom_pos = geom_pos.data();
 }
 
+void own_geom_rgba(mjModel* m, std::vector<float>& geom_rgba, int terrain_geom, float terrain_alpha, bool hide_skins) {
+  geom_rgba.assign(m->geom_rgba, m->geom_rgba + 4 * m->ngeom);
+  geom_rgba[static_cast<std::size_t>(4 * terrain_geom + 3)] = terrain_alpha;
+  for (int g = 0; g < m->ngeom && hide_skins; ++g) {
+    if (m->geom_group[g] == 1) geom_rgba[static_cast<std::size_t>(4 * g + 3)] = 0.0f;
+  }
+  m->geom_rgba = geom_rgba.data();
+}
+
 double blas_norm(const double* x, int n) {
   double s = 0.0;
   for (int i = 0; i < n; ++i) s = std::fma(x[i], x[i], s);
@@ -89,6 +98,8 @@ WalkEnv::WalkEnv(const Setup& setup, const TaskBase& base, WalkParams params, do
   target_rot_.assign(qpos.begin() + 3, qpos.begin() + 7);
   keyframe(m(), 3, setup_.xml_file, qpos, qvel);  // the keyframes reset_type reads
   own_terrain_pos(m(), geom_pos_, terrain_geom(m(), setup_.xml_file), terrain_z);
+  // The terrain shown where it is used (alpha 1), else hidden (alpha 0).
+  own_geom_rgba(m(), geom_rgba_, terrain_geom(m(), setup_.xml_file), terrain_z < 0 ? 0.0f : 1.0f, false);
   keep(&steps_);
 }
 
@@ -229,6 +240,8 @@ class StandEnv : public MyoEnv {
     // _setup: init_qpos and init_qvel are keyframe 0's; the heightfield goes 10 below.
     keyframe(m(), 0, setup_.xml_file, key_qpos_, key_qvel_);
     own_terrain_pos(m(), geom_pos_, terrain_geom(m(), setup_.xml_file), -10.0);
+    // The skins (geom group 1) made transparent, the terrain hidden.
+    own_geom_rgba(m(), geom_rgba_, terrain_geom(m(), setup_.xml_file), 0.0f, true);
   }
 
  protected:
@@ -307,6 +320,7 @@ class StandEnv : public MyoEnv {
   const StandParams p_;
   int tip_ = -1, target_ = -1;
   std::vector<double> key_qpos_, key_qvel_, geom_pos_, rand_, qvel_dt_;
+  std::vector<float> geom_rgba_;
 };
 
 constexpr const char* kLegs = "simhive/myo_sim/leg/myolegs.xml";

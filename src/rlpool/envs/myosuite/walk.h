@@ -39,6 +39,9 @@ inline std::vector<std::pair<std::string, double>> walk_weights() {
 // This env's own geom_pos (the shared model is read-only), with the geom
 // "terrain" at height z, pointed to by the env's model view.
 void own_terrain_pos(mjModel* m, std::vector<double>& geom_pos, int terrain_geom, double z);
+// This env's own geom_rgba, the terrain's alpha set and, with hide_skins, the
+// skins' (geom group 1) made 0: what the frames show.
+void own_geom_rgba(mjModel* m, std::vector<float>& geom_rgba, int terrain_geom, float terrain_alpha, bool hide_skins);
 
 // np.linalg.norm(x) of a short vector with no axis: numpy takes sqrt(x.dot(x)),
 // which OpenBLAS's ddot on x86-64 sums as a chain of fused multiply-adds.
@@ -69,6 +72,7 @@ class WalkEnv : public MyoEnv {
  private:
   std::vector<double> steps_{0.0};
   std::vector<double> geom_pos_;
+  std::vector<float> geom_rgba_;
   std::vector<double> target_rot_;  // init_qpos[3:7]: key_qpos[0]'s
   int talus_[2] = {-1, -1};         // left, right
   int pelvis_ = -1, torso_ = -1;
