@@ -37,8 +37,9 @@ from lane import CI, require
 
 from rlpool import pinned_wheel
 from rlpool.cache import cache_root
+from rlpool.envs import myosuite
 
-VERSION = "2.11.6"
+VERSION = myosuite.VERSION
 MAGIC = b"rlpool-myosuite-v1\n"
 CHILD = Path(__file__).resolve().parent / "myosuite_child.py"
 NUMPY = "2.3.5"
@@ -70,18 +71,8 @@ DM_CONTROL = _here("dm-control", "1.0.50")
 
 
 def _wheel() -> pinned_wheel.PinnedWheel:
-    """myosuite 2.11.6's wheel, as rlpool fetches it."""
-    try:
-        from rlpool.envs.myosuite import wheel
-    except ImportError:
-        return pinned_wheel.PinnedWheel(
-            package="myosuite", version=VERSION, file=f"myosuite-{VERSION}-py3-none-any.whl",
-            sha256="e15af1d60aa2e9d6bd6a849ae1c7f9750da96158d4ae78b6d2dcdeb22b9ab7c1", megabytes=90,
-            purpose="the MyoSuite reference", needed=f"the MyoSuite reference needs myosuite {VERSION}'s wheel",
-            error=RuntimeError,
-            what_to_do=f"put myosuite-{VERSION}-py3-none-any.whl, downloaded elsewhere, in {cache_root()}",
-        )
-    return wheel()
+    """myosuite 2.11.6's wheel, as rlpool fetches it (the one rlpool takes its models from)."""
+    return myosuite.wheel()
 
 
 def requirements(*, pinned: bool = False) -> list[str]:

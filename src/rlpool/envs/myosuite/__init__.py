@@ -17,6 +17,7 @@ had raises ``MyoSuiteUnavailableError`` (an ImportError).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 import zipfile
@@ -124,10 +125,16 @@ def cache_folder() -> Path:
     return cache_root() / "myosuite" / f"myosuite-{VERSION}"
 
 
+@functools.cache
+def _mujoco_version() -> str:
+    """The installed MuJoCo's version (read once: every make of a task checks the unpacked folder)."""
+    return importlib.metadata.version("mujoco")
+
+
 def _marker_text() -> str:
     # The MuJoCo that wrote the compiled models (a .mjb is read by the MuJoCo that saved it only).
     steps = " ".join(name for name, _ in POST_UNPACK) or "-"
-    return f"layout {LAYOUT}\nsteps {steps}\nmujoco {importlib.metadata.version('mujoco')}\n{WHEEL} {WHEEL_SHA256}\n"
+    return f"layout {LAYOUT}\nsteps {steps}\nmujoco {_mujoco_version()}\n{WHEEL} {WHEEL_SHA256}\n"
 
 
 def _complete(folder: Path) -> bool:

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 
 #include "_core/gfx/pixels.h"
@@ -468,9 +470,18 @@ std::unique_ptr<MyoEnv> make_myo(const Config& c) {
   return env;
 }
 
-EnvSpec myo_spec(const Config& c) {
+EnvSpec build_spec(const Config& c) {
   const auto env = make_myo(c);
   const mjModel* m = env->model();
+  // The last few models stay compiled: ids are asked for in runs that share a model (an object's MyoDM tasks,
+  // the hand's poses), and a model no env holds would be compiled again for each.
+  static std::mutex mu;
+  static std::deque<std::shared_ptr<const mjModel>> recent;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    recent.push_back(env->shared_model());
+    if (recent.size() > 4) recent.pop_front();
+  }
   EnvSpec spec;
   // MujocoEnv._setup: observation_space Box(obs_range = (-10, 10)), action_space Box(-1, 1), both float32.
   spec.obs.push_back(ArraySpec{.name = "obs", .dtype = DType::kFloat32, .shape = {env->obs_size()},
@@ -490,6 +501,22 @@ EnvSpec myo_spec(const Config& c) {
   spec.render_fps = std::round(1.0 / env->dt());
   spec.render_cameras = m->ncam;
   return spec;
+}
+
+// A task's spec is built by making one env (its model compiled, its observation sized); it depends on the
+// task and the models' folder only, and a pool asks for it more than once (so does each of an id's two
+// spellings): it is kept, per task and folder, for the process's life (a few hundred small specs at most).
+EnvSpec myo_spec(const Config& c) {
+  static std::mutex mu;
+  static std::map<std::string, EnvSpec> specs;
+  const std::string key = c.get_string("_assets") + '\0' + c.get_string("task_name");
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (const auto it = specs.find(key); it != specs.end()) return it->second;
+  }
+  EnvSpec spec = build_spec(c);
+  std::lock_guard<std::mutex> lock(mu);
+  return specs.emplace(key, std::move(spec)).first->second;
 }
 
 std::vector<Option> myo_options() {

@@ -83,6 +83,8 @@ class MyoEnv : public Env {
   int obs_size() const { return obs_size_; }
   const std::vector<std::string>& terms() const { return terms_; }
   const mjModel* model() const { return m_; }
+  // The compiled model this env's view is of (shared by every env of the file).
+  std::shared_ptr<const mjModel> shared_model() const { return shared_; }
   // The action's length: the actuators' (nu) unless the task says.
   int action_size() const { return action_size_; }
   // The time one step covers (MujocoEnv.dt: timestep * frame_skip).
