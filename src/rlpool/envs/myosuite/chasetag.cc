@@ -40,6 +40,7 @@
 #include "envs/myosuite/heightfield.h"
 #include "envs/myosuite/leg_challenge.h"
 #include "envs/myosuite/pink_noise.h"
+#include "envs/myosuite/quat_math.h"
 #include "envs/myosuite/walk.h"
 
 namespace rlpool::myosuite {
@@ -84,10 +85,12 @@ double angular_vel(double current, double desired) {
 
 double numpy_sign(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }
 
-class ChaseTagEnv : public MyoEnv {
+class ChaseTagEnv : public OpponentEnv {
  public:
   ChaseTagEnv(const Setup& setup, const TaskBase& base, ChaseTagParams params)
-      : MyoEnv(setup, base, {"act_reg", "distance", "lose"}), p_(std::move(params)), noise_(2, 2000, 2.0) {
+      : OpponentEnv(setup, base, {"act_reg", "distance", "lose"}, "opponent"),
+        p_(std::move(params)),
+        noise_(2, 2000, 2.0) {
     const mjModel* mm = m();
     const std::size_t n_prob = p_.repeller ? 4 : 3;
     if (p_.probabilities.size() != n_prob) {
@@ -101,16 +104,8 @@ class ChaseTagEnv : public MyoEnv {
     talus_[0] = body("talus_l");
     talus_[1] = body("talus_r");
     head_ = site("head");
-    mocap_ = mm->body_mocapid[body("opponent")];
-    if (mocap_ < 0) throw std::invalid_argument("'" + setup_.xml_file + "': the body 'opponent' is not a mocap body");
-    for (std::size_t k = 0; k < 4; ++k) {
-      const char* name = std::array{"r_foot", "r_toes", "l_foot", "l_toes"}[k];
-      const int id = api().name2id(mm, mjOBJ_SENSOR, name);
-      if (id < 0) throw std::invalid_argument("'" + setup_.xml_file + "' has no sensor named '" + name + "'");
-      grf_[k] = mm->sensor_adr[id];
-    }
-    const int terrain = api().name2id(mm, mjOBJ_GEOM, "terrain");
-    if (terrain < 0) throw std::invalid_argument("'" + setup_.xml_file + "' has no geom named 'terrain'");
+    grf_ = foot_touch_sensors(mm, setup_.xml_file);
+    const int terrain = terrain_geom_id(mm, setup_.xml_file);
     // _maybe_sample_terrain: the heightfield at the origin, or 10 below when the terrain is flat.
     own_terrain_pos(m(), geom_pos_, terrain, p_.terrain ? 0.0 : -10.0);
     if (p_.terrain) {
@@ -128,18 +123,6 @@ class ChaseTagEnv : public MyoEnv {
     keep(&opponent_);
     keep(noise_.buffer());
     keep(noise_.position());
-  }
-
-  void reset(Rng& pool_rng, const Output& out) override {
-    // ChaseTagEnvV0.reset: the base reset observes; the opponent is reset after it, then mj_forward.
-    MyoEnv::reset(pool_rng, out);
-    reset_opponent();
-    forward();
-  }
-
-  void step(const Action& action, Rng& rng, const Output& out) override {
-    update_opponent();
-    MyoEnv::step(action, rng, out);
   }
 
  protected:
@@ -161,9 +144,7 @@ class ChaseTagEnv : public MyoEnv {
     obs.push_back(opponent_[3]);
     obs.insert(obs.end(), dd->qpos, dd->qpos + 2);
     obs.insert(obs.end(), dd->qvel, dd->qvel + 2);
-    obs.insert(obs.end(), dd->actuator_length, dd->actuator_length + mm->nu);
-    for (int i = 0; i < mm->nu; ++i) obs.push_back(std::clamp(dd->actuator_velocity[i], -100.0, 100.0));
-    for (int i = 0; i < mm->nu; ++i) obs.push_back(std::clamp(dd->actuator_force[i] / 1000, -100.0, 100.0));
+    put_actuator_state(mm, dd, obs);
     if (mm->na > 0) put_act(obs);
   }
 
@@ -232,21 +213,12 @@ class ChaseTagEnv : public MyoEnv {
   }
 
   std::array<double, 3> opponent_pose() const {
-    const mjData* dd = d();
-    const double* pos = dd->mocap_pos + 3 * mocap_;
-    return {pos[0], pos[1], quat2euler(dd->mocap_quat + 4 * mocap_)[2]};
+    const double* pos = d()->mocap_pos + 3 * mocap_;
+    return {pos[0], pos[1], opponent_yaw()};
   }
 
-  void set_opponent_pose(const std::array<double, 3>& pose) {
-    mjData* dd = d();
-    dd->mocap_pos[3 * mocap_] = pose[0];
-    dd->mocap_pos[3 * mocap_ + 1] = pose[1];
-    const std::array<double, 4> q = euler2quat({0.0, 0.0, pose[2]});
-    std::copy(q.begin(), q.end(), dd->mocap_quat + 4 * mocap_);
-  }
-
-  // ChallengeOpponent.reset_opponent(player_task, rng).
-  void reset_opponent() {
+  // ChallengeOpponent.reset_opponent(player_task, rng), after ChaseTagEnvV0.reset's base reset.
+  void reset_opponent() override {
     noise_.start(rng(), 10.0);
     opponent_[2] = 0.0;
     opponent_[3] = 0.0;
@@ -277,7 +249,7 @@ class ChaseTagEnv : public MyoEnv {
       dist = blas_norm(diff, 2);
     }
     if (opponent_[0] == kStaticStationary) pose = {0.0, -5.0, 0.0};
-    set_opponent_pose(pose);
+    set_opponent_pose(pose[0], pose[1], pose[2]);
     opponent_[1] = rng().uniform(p_.chase_vel_range[0], p_.chase_vel_range[1]);
   }
 
@@ -330,7 +302,7 @@ class ChaseTagEnv : public MyoEnv {
   }
 
   // update_opponent_state, then move_opponent.
-  void update_opponent() {
+  void update_opponent() override {
     std::array<double, 2> vel{0.0, 0.0};
     const auto policy = static_cast<int>(opponent_[0]);
     if (policy == kRandom) {
@@ -361,7 +333,7 @@ class ChaseTagEnv : public MyoEnv {
     pose[2] += dt() * v1;
     pose[0] = std::clamp(pose[0], -5.5, 5.5);
     pose[1] = std::clamp(pose[1], -5.5, 5.5);
-    set_opponent_pose(pose);
+    set_opponent_pose(pose[0], pose[1], pose[2]);
   }
 
   void write_hfield() {
@@ -375,7 +347,7 @@ class ChaseTagEnv : public MyoEnv {
   std::vector<double> opponent_{kStationary, 1.0, 0.0, 0.0, kChase};
   std::vector<float> hfield_;
   std::vector<double> heights_, geom_pos_;
-  int pelvis_ = -1, root_ = -1, head_ = -1, mocap_ = -1;
+  int pelvis_ = -1, root_ = -1, head_ = -1;
   int talus_[2] = {-1, -1};
   std::array<int, 4> grf_{};
 };

@@ -21,6 +21,9 @@
 // myosuite's reset hands reset_qpos to BaseV0.reset by position, where it is
 // fatigue_reset: the myoFati variants' fatigue state is never reset (it goes
 // on from _setup's step(zeros) and from episode to episode), and so here.
+// The observation's entries that relocate.cc shares (die_reorient.h) are
+// defined here.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -29,9 +32,35 @@
 #include <utility>
 #include <vector>
 
+#include "envs/myosuite/die_reorient.h"
 #include "envs/myosuite/myo_env.h"
+#include "envs/myosuite/quat_math.h"
 
 namespace rlpool::myosuite {
+
+ObjectErrors object_errors(const mjData* d, int object_sid, int goal_sid, const std::array<double, 3>& offset) {
+  ObjectErrors e;
+  for (int k = 0; k < 3; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    e.pos_err[i] = d->site_xpos[3 * goal_sid + k] - d->site_xpos[3 * object_sid + k] - offset[i];
+  }
+  e.obj_rot = mat2euler(d->site_xmat + 9 * object_sid);
+  e.goal_rot = mat2euler(d->site_xmat + 9 * goal_sid);
+  for (std::size_t k = 0; k < 3; ++k) e.rot_err[k] = e.goal_rot[k] - e.obj_rot[k];
+  return e;
+}
+
+void observe_object_errors(const mjModel* m, const mjData* d, double dt, int object_sid, int goal_sid,
+                           const ObjectErrors& e, std::vector<double>& obs) {
+  obs.insert(obs.end(), d->qpos, d->qpos + m->nq - 7);
+  for (int i = 0; i < m->nv - 6; ++i) obs.push_back(d->qvel[i] * dt);
+  obs.insert(obs.end(), d->site_xpos + 3 * object_sid, d->site_xpos + 3 * object_sid + 3);
+  obs.insert(obs.end(), d->site_xpos + 3 * goal_sid, d->site_xpos + 3 * goal_sid + 3);
+  for (const std::array<double, 3>* v : {&e.pos_err, &e.obj_rot, &e.goal_rot, &e.rot_err}) {
+    obs.insert(obs.end(), v->begin(), v->end());
+  }
+}
+
 namespace {
 
 struct ReorientParams {
@@ -44,29 +73,6 @@ struct ReorientParams {
   double rot_th = 0.262;
   double drop_th = 0.200;
 };
-
-// quat_math.mat2euler of a row-major 3x3 frame, in numpy's order of operations (atan2 from the C library).
-void mat2euler(const double* mat, double* euler) {
-  constexpr double kEps4 = std::numeric_limits<double>::epsilon() * 4.0;
-  const double cy = std::sqrt(mat[8] * mat[8] + mat[5] * mat[5]);
-  const bool condition = cy > kEps4;
-  euler[2] = condition ? -std::atan2(mat[1], mat[0]) : -std::atan2(-mat[3], mat[4]);
-  euler[1] = -std::atan2(-mat[2], cy);
-  euler[0] = condition ? -std::atan2(mat[5], mat[8]) : 0.0;
-}
-
-// quat_math.euler2quat.
-void euler2quat(const double* euler, double* quat) {
-  const double ai = euler[2] / 2, aj = -euler[1] / 2, ak = euler[0] / 2;
-  const double si = std::sin(ai), sj = std::sin(aj), sk = std::sin(ak);
-  const double ci = std::cos(ai), cj = std::cos(aj), ck = std::cos(ak);
-  const double cc = ci * ck, cs = ci * sk;
-  const double sc = si * ck, ss = si * sk;
-  quat[0] = cj * cc + sj * ss;
-  quat[3] = cj * sc - sj * cs;
-  quat[2] = -(cj * ss + sj * cc);
-  quat[1] = cj * cs - sj * sc;
-}
 
 class ReorientEnv : public MyoEnv {
  public:
@@ -137,40 +143,19 @@ class ReorientEnv : public MyoEnv {
     rgba[1] = solved_shown_[0] > 0 ? 2.0f : 0.0f;
   }
 
-  // obs_dict's pos_err and rot_err (with the rotations they come from).
-  void errors(double* pos_err, double* obj_rot, double* goal_rot, double* rot_err) const {
-    const mjData* dd = d();
-    for (int k = 0; k < 3; ++k) {
-      const double offset = goal_obj_offset_[static_cast<std::size_t>(k)];
-      pos_err[k] = dd->site_xpos[3 * goal_sid_ + k] - dd->site_xpos[3 * object_sid_ + k] - offset;
-    }
-    mat2euler(dd->site_xmat + 9 * object_sid_, obj_rot);
-    mat2euler(dd->site_xmat + 9 * goal_sid_, goal_rot);
-    for (int k = 0; k < 3; ++k) rot_err[k] = goal_rot[k] - obj_rot[k];
-  }
+  // obs_dict's pos_err (less the offset at load), the rotations and rot_err.
+  ObjectErrors errors() const { return object_errors(d(), object_sid_, goal_sid_, goal_obj_offset_); }
 
   void observe(std::vector<double>& obs) override {
-    const mjModel* mm = m();
-    const mjData* dd = d();
-    obs.insert(obs.end(), dd->qpos, dd->qpos + mm->nq - 7);
-    for (int i = 0; i < mm->nv - 6; ++i) obs.push_back(dd->qvel[i] * dt());
-    double pos_err[3], obj_rot[3], goal_rot[3], rot_err[3];
-    errors(pos_err, obj_rot, goal_rot, rot_err);
-    obs.insert(obs.end(), dd->site_xpos + 3 * object_sid_, dd->site_xpos + 3 * object_sid_ + 3);
-    obs.insert(obs.end(), dd->site_xpos + 3 * goal_sid_, dd->site_xpos + 3 * goal_sid_ + 3);
-    obs.insert(obs.end(), pos_err, pos_err + 3);
-    obs.insert(obs.end(), obj_rot, obj_rot + 3);
-    obs.insert(obs.end(), goal_rot, goal_rot + 3);
-    obs.insert(obs.end(), rot_err, rot_err + 3);
-    if (mm->na > 0) put_act(obs);
+    observe_object_errors(m(), d(), dt(), object_sid_, goal_sid_, errors(), obs);
+    if (m()->na > 0) put_act(obs);
   }
 
   void rewards(Rewards& r) override {
     const mjModel* mm = m();
-    double pos_err[3], obj_rot[3], goal_rot[3], rot_err[3];
-    errors(pos_err, obj_rot, goal_rot, rot_err);
-    const double pos_dist = std::abs(numpy_norm(pos_err, 3));
-    const double rot_dist = std::abs(numpy_norm(rot_err, 3));
+    const ObjectErrors e = errors();
+    const double pos_dist = std::abs(numpy_norm(e.pos_err.data(), 3));
+    const double rot_dist = std::abs(numpy_norm(e.rot_err.data(), 3));
     const double act_mag = mm->na != 0 ? numpy_norm(d()->act, mm->na) / mm->na : 0.0;
     const bool drop = pos_dist > p_.drop_th;
     r.terms[0] = -1.0 * pos_dist;
@@ -188,9 +173,10 @@ class ReorientEnv : public MyoEnv {
     Rng& g = rng();
     double* goal_pos = body_pos_.data() + 3 * goal_bid_;
     for (std::size_t k = 0; k < 3; ++k) goal_pos[k] = goal_init_pos_[k] + g.uniform(p_.goal_pos[0], p_.goal_pos[1]);
-    double euler[3];
+    std::array<double, 3> euler{};
     for (double& e : euler) e = g.uniform(p_.goal_rot[0], p_.goal_rot[1]);
-    euler2quat(euler, body_quat_.data() + 4 * goal_bid_);
+    const std::array<double, 4> quat = euler2quat(euler);
+    std::copy(quat.begin(), quat.end(), body_quat_.data() + 4 * goal_bid_);
     for (std::size_t i = 0; i < friction_default_.size(); ++i) {
       const double change = p_.obj_friction_change[i % 3];
       const double nominal = friction_default_[i];

@@ -2,7 +2,7 @@
 // (envs/myo/myodm/myodm_v0.py: _setup, get_obs_dict, get_reward_dict,
 // check_termination, reset), its ReferenceMotion (logger/reference_motion.py:
 // load, the type rule, find_timeslot_in_reference, get_reference), the
-// quaternion helpers it calls (utils/quat_math.py: mat2quat, quat2euler,
+// quaternion helpers it calls (utils/quat_math.py, quat_math.h: mat2quat, quat2euler,
 // quatDiff2Vel) and its 190 ids (envs/myo/myodm/__init__.py): 90 that track a
 // recorded motion (an .npz of myodm/data, 75 steps), and for each of the 50
 // objects a Fixed id (one target, the object starting 0.57 m from it: done
@@ -43,7 +43,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <memory>
 #include <numbers>
 #include <stdexcept>
@@ -54,6 +53,7 @@
 #include "_core/io/npy_file.h"
 #include "envs/myosuite/myo_env.h"
 #include "envs/myosuite/numpy_exp.h"
+#include "envs/myosuite/quat_math.h"
 
 namespace rlpool::myosuite {
 namespace {
@@ -156,68 +156,6 @@ Reference track_reference(const std::string& folder, int robot_dim) {
   return r;
 }
 
-// quat_math.quat2euler (quat2mat, then mat2euler).
-std::array<double, 3> quat2euler(const double* q) {
-  const double w = q[0], x = q[1], y = q[2], z = q[3];
-  const double squares[4] = {w * w, x * x, y * y, z * z};
-  const double nq = numpy_sum(squares, 4);
-  const double s = 2.0 / nq;
-  const double X = x * s, Y = y * s, Z = z * s;
-  const double wX = w * X, wY = w * Y, wZ = w * Z;
-  const double xX = x * X, xY = x * Y, xZ = x * Z;
-  const double yY = y * Y, yZ = y * Z, zZ = z * Z;
-  double m[3][3] = {{1.0 - (yY + zZ), xY - wZ, xZ + wY},
-                    {xY + wZ, 1.0 - (xX + zZ), yZ - wX},
-                    {xZ - wY, yZ + wX, 1.0 - (xX + yY)}};
-  if (!(nq > std::numeric_limits<double>::epsilon())) {
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 3; ++j) m[i][j] = i == j ? 1.0 : 0.0;
-    }
-  }
-  const double cy = std::sqrt(m[2][2] * m[2][2] + m[1][2] * m[1][2]);
-  const bool condition = cy > std::numeric_limits<double>::epsilon() * 4.0;
-  return {condition ? -std::atan2(m[1][2], m[2][2]) : 0.0, -std::atan2(-m[0][2], cy),
-          condition ? -std::atan2(m[0][1], m[0][0]) : -std::atan2(-m[1][0], m[1][1])};
-}
-
-// quat_math.mat2quat of a row-major rotation matrix: the unit quaternion (w, x, y, z) with w >= 0 whose
-// matrix it is (the largest eigenvector of mat2quat's K), by the largest of its diagonal's combinations.
-std::array<double, 4> mat2quat(const double* m) {
-  const double xx = m[0], xy = m[1], xz = m[2], yx = m[3], yy = m[4], yz = m[5], zx = m[6], zy = m[7], zz = m[8];
-  const double trace = xx + yy + zz;
-  std::array<double, 4> q{};
-  if (trace >= xx && trace >= yy && trace >= zz) {
-    const double s = std::sqrt(1.0 + trace) * 2.0;
-    q = {0.25 * s, (zy - yz) / s, (xz - zx) / s, (yx - xy) / s};
-  } else if (xx >= yy && xx >= zz) {
-    const double s = std::sqrt(1.0 + xx - yy - zz) * 2.0;
-    q = {(zy - yz) / s, 0.25 * s, (xy + yx) / s, (xz + zx) / s};
-  } else if (yy >= zz) {
-    const double s = std::sqrt(1.0 + yy - xx - zz) * 2.0;
-    q = {(xz - zx) / s, (xy + yx) / s, 0.25 * s, (yz + zy) / s};
-  } else {
-    const double s = std::sqrt(1.0 + zz - xx - yy) * 2.0;
-    q = {(yx - xy) / s, (xz + zx) / s, (yz + zy) / s, 0.25 * s};
-  }
-  const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  const double sign = q[0] < 0 ? -1.0 : 1.0;
-  for (double& v : q) v = sign * v / norm;
-  return q;
-}
-
-// |quatDiff2Vel(target, current, 1)[0]|: the angle of current * conj(target) (mulQuat, quat2Vel).
-double rotation_distance(const double* current, const double* target) {
-  const double* a = current;
-  const double b[4] = {target[0], -target[1], -target[2], -target[3]};
-  const double w = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-  const double axis[3] = {a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
-                          a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
-                          a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]};
-  const double squares[3] = {axis[0] * axis[0], axis[1] * axis[1], axis[2] * axis[2]};
-  const double sin_a_2 = std::sqrt(numpy_sum(squares, 3));
-  return std::abs(2.0 * std::atan2(sin_a_2, w));
-}
-
 double norm2(const double* x, int n) {
   thread_local std::vector<double> squares;
   squares.resize(static_cast<std::size_t>(n));
@@ -306,7 +244,7 @@ class TrackEnv : public MyoEnv {
     // tgt - obj squares as obj - tgt.
     const double obj_com_err = std::sqrt(norm2(com_err_.data(), 3));
     const std::array<double, 4> obj_rot = mat2quat(dd->ximat + 9 * object_bid_);
-    const double obj_rot_err = rotation_distance(obj_rot.data(), object_ref_.data() + 3) / std::numbers::pi;
+    const double obj_rot_err = quat_diff_angle(obj_rot.data(), object_ref_.data() + 3) / std::numbers::pi;
     const double obj_reward = numpy_exp(-50.0 * (obj_com_err + 0.1 * obj_rot_err));
     const bool lift_bonus = object_ref_[2] >= lift_z_ && com[2] >= lift_z_;
     const double qpos_reward = numpy_exp(-5.0 * norm2(qpos_err_.data(), robot_dim_));

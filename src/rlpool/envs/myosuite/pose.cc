@@ -11,15 +11,32 @@
 // target (target_type "generate": one uniform per target joint, even where a
 // "Fixed" id's range is a single value), and the initial joints (reset_type
 // "random": one uniform per joint over its range).
+// The reward that torso.cc shares (pose.h) is defined here.
 #include <array>
 #include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "envs/myosuite/myo_env.h"
+#include "envs/myosuite/pose.h"
 
 namespace rlpool::myosuite {
+
+PoseRewardEnv::PoseRewardEnv(const Setup& setup, const TaskBase& base)
+    : MyoEnv(setup, base, {"pose", "bonus", "penalty", "act_reg"}) {}
+
+void PoseRewardEnv::pose_rewards(double pose_dist, double pose_thd, double far_th, Rewards& r) const {
+  const mjModel* mm = m();
+  const double act_mag = mm->na != 0 ? numpy_norm(d()->act, mm->na) / mm->na : 0.0;
+  r.terms[0] = -1.0 * pose_dist;
+  r.terms[1] = 1.0 * (pose_dist < pose_thd) + 1.0 * (pose_dist < 1.5 * pose_thd);
+  r.terms[2] = -1.0 * (pose_dist > far_th);
+  r.terms[3] = -1.0 * act_mag;
+  r.sparse = -1.0 * pose_dist;
+  r.solved = pose_dist < pose_thd;
+  r.done = pose_dist > far_th;
+}
+
 namespace {
 
 struct PoseParams {
@@ -34,10 +51,10 @@ struct PoseParams {
   std::array<double, 2> weight_range{};
 };
 
-class PoseEnv : public MyoEnv {
+class PoseEnv : public PoseRewardEnv {
  public:
   PoseEnv(const Setup& setup, const TaskBase& base, PoseParams params)
-      : MyoEnv(setup, base, {"pose", "bonus", "penalty", "act_reg"}), p_(std::move(params)) {
+      : PoseRewardEnv(setup, base), p_(std::move(params)) {
     for (const std::string& s : p_.viz_site_targets) {
       tip_sids_.push_back(site(s));
       target_sids_.push_back(site(s + "_target"));
@@ -81,17 +98,7 @@ class PoseEnv : public MyoEnv {
     const mjData* dd = d();
     err_.resize(static_cast<std::size_t>(mm->nq));
     for (int i = 0; i < mm->nq; ++i) err_[static_cast<std::size_t>(i)] = target(i) - dd->qpos[i];
-    const double pose_dist = numpy_norm(err_.data(), mm->nq);
-    // obs_dict["act"] is zeros of qpos's size in a model without activations.
-    const double act_mag = mm->na != 0 ? numpy_norm(dd->act, mm->na) / mm->na : 0.0;
-    const double far_th = 4 * M_PI / 2;
-    r.terms[0] = -1.0 * pose_dist;
-    r.terms[1] = 1.0 * (pose_dist < p_.pose_thd) + 1.0 * (pose_dist < 1.5 * p_.pose_thd);
-    r.terms[2] = -1.0 * (pose_dist > far_th);
-    r.terms[3] = -1.0 * act_mag;
-    r.sparse = -1.0 * pose_dist;
-    r.solved = pose_dist < p_.pose_thd;
-    r.done = pose_dist > far_th;
+    pose_rewards(numpy_norm(err_.data(), mm->nq), p_.pose_thd, 4 * M_PI / 2, r);
   }
 
   void reset_task(std::vector<double>& qpos, std::vector<double>& /*qvel*/) override {

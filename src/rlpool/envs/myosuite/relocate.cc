@@ -30,7 +30,9 @@
 #include <utility>
 #include <vector>
 
+#include "envs/myosuite/die_reorient.h"
 #include "envs/myosuite/myo_env.h"
+#include "envs/myosuite/quat_math.h"
 
 namespace rlpool::myosuite {
 namespace {
@@ -54,29 +56,6 @@ struct RelocateParams {
   double rot_th = 0.262;
   double drop_th = 0.50;
 };
-
-// quat_math.mat2euler of a row-major 3x3 frame, in numpy's order of operations (atan2 from the C library).
-void mat2euler(const double* mat, double* euler) {
-  constexpr double kEps4 = std::numeric_limits<double>::epsilon() * 4.0;
-  const double cy = std::sqrt(mat[8] * mat[8] + mat[5] * mat[5]);
-  const bool condition = cy > kEps4;
-  euler[2] = condition ? -std::atan2(mat[1], mat[0]) : -std::atan2(-mat[3], mat[4]);
-  euler[1] = -std::atan2(-mat[2], cy);
-  euler[0] = condition ? -std::atan2(mat[5], mat[8]) : 0.0;
-}
-
-// quat_math.euler2quat.
-void euler2quat(const double* euler, double* quat) {
-  const double ai = euler[2] / 2, aj = -euler[1] / 2, ak = euler[0] / 2;
-  const double si = std::sin(ai), sj = std::sin(aj), sk = std::sin(ak);
-  const double ci = std::cos(ai), cj = std::cos(aj), ck = std::cos(ak);
-  const double cc = ci * ck, cs = ci * sk;
-  const double sc = si * ck, ss = si * sk;
-  quat[0] = cj * cc + sj * ss;
-  quat[3] = cj * sc - sj * cs;
-  quat[2] = -(cj * ss + sj * cc);
-  quat[1] = cj * cs - sj * sc;
-}
 
 // myosuite recurses until a reset has no contact; past this many tries Python would have hit its recursion limit.
 constexpr int kMaxResets = 1000;
@@ -182,40 +161,23 @@ class RelocateEnv : public MyoEnv {
     }
   }
 
-  // obs_dict's pos_err and rot_err (with the rotations they come from).
-  void errors(double* pos_err, double* obj_rot, double* goal_rot, double* rot_err) const {
-    const mjData* dd = d();
-    for (int k = 0; k < 3; ++k) pos_err[k] = dd->site_xpos[3 * goal_sid_ + k] - dd->site_xpos[3 * object_sid_ + k];
-    mat2euler(dd->site_xmat + 9 * object_sid_, obj_rot);
-    mat2euler(dd->site_xmat + 9 * goal_sid_, goal_rot);
-    for (int k = 0; k < 3; ++k) rot_err[k] = goal_rot[k] - obj_rot[k];
-  }
+  // obs_dict's pos_err, the rotations and rot_err.
+  ObjectErrors errors() const { return object_errors(d(), object_sid_, goal_sid_, {0.0, 0.0, 0.0}); }
 
   void observe(std::vector<double>& obs) override {
-    const mjModel* mm = m();
-    const mjData* dd = d();
-    obs.insert(obs.end(), dd->qpos, dd->qpos + mm->nq - 7);
-    for (int i = 0; i < mm->nv - 6; ++i) obs.push_back(dd->qvel[i] * dt());
-    double pos_err[3], obj_rot[3], goal_rot[3], rot_err[3];
-    errors(pos_err, obj_rot, goal_rot, rot_err);
-    obs.insert(obs.end(), dd->site_xpos + 3 * object_sid_, dd->site_xpos + 3 * object_sid_ + 3);
-    obs.insert(obs.end(), dd->site_xpos + 3 * goal_sid_, dd->site_xpos + 3 * goal_sid_ + 3);
-    obs.insert(obs.end(), pos_err, pos_err + 3);
-    obs.insert(obs.end(), obj_rot, obj_rot + 3);
-    obs.insert(obs.end(), goal_rot, goal_rot + 3);
-    obs.insert(obs.end(), rot_err, rot_err + 3);
-    if (mm->na > 0) put_act(obs);
+    observe_object_errors(m(), d(), dt(), object_sid_, goal_sid_, errors(), obs);
+    if (m()->na > 0) put_act(obs);
   }
 
   void rewards(Rewards& r) override {
     const mjModel* mm = m();
     const mjData* dd = d();
-    double pos_err[3], obj_rot[3], goal_rot[3], rot_err[3], reach_err[3];
-    errors(pos_err, obj_rot, goal_rot, rot_err);
+    const ObjectErrors e = errors();
+    double reach_err[3];
     for (int k = 0; k < 3; ++k) reach_err[k] = dd->site_xpos[3 * palm_sid_ + k] - dd->site_xpos[3 * object_sid_ + k];
     const double reach_dist = std::abs(numpy_norm(reach_err, 3));
-    const double pos_dist = std::abs(numpy_norm(pos_err, 3));
-    const double rot_dist = std::abs(numpy_norm(rot_err, 3));
+    const double pos_dist = std::abs(numpy_norm(e.pos_err.data(), 3));
+    const double rot_dist = std::abs(numpy_norm(e.rot_err.data(), 3));
     const double act_mag = mm->na != 0 ? numpy_norm(dd->act, mm->na) / mm->na : 0.0;
     const bool drop = reach_dist > p_.drop_th;
     r.terms[0] = -1.0 * pos_dist;
@@ -232,9 +194,10 @@ class RelocateEnv : public MyoEnv {
     Rng& g = rng();
     double* goal_pos = body_pos_.data() + 3 * goal_bid_;
     for (std::size_t k = 0; k < 3; ++k) goal_pos[k] = g.uniform(p_.target_xyz_range.low[k], p_.target_xyz_range.high[k]);
-    double euler[3];
+    std::array<double, 3> euler{};
     for (std::size_t k = 0; k < 3; ++k) euler[k] = g.uniform(p_.target_rxryrz_range.low[k], p_.target_rxryrz_range.high[k]);
-    euler2quat(euler, body_quat_.data() + 4 * goal_bid_);
+    const std::array<double, 4> target_quat = euler2quat(euler);
+    std::copy(target_quat.begin(), target_quat.end(), body_quat_.data() + 4 * goal_bid_);
     if (p_.moves_object) {
       double* obj_pos = body_pos_.data() + 3 * object_bid_;
       for (std::size_t k = 0; k < 3; ++k) obj_pos[k] = g.uniform(p_.obj_xyz_range.low[k], p_.obj_xyz_range.high[k]);
@@ -251,7 +214,8 @@ class RelocateEnv : public MyoEnv {
       double* pos = geom_pos_.data() + 3 * gid;
       for (int k = 0; k < 3; ++k) pos[k] = g.uniform(-1.0 * size[k], size[k]);
       for (double& e : euler) e = g.uniform(-M_PI / 2, M_PI / 2);
-      euler2quat(euler, geom_quat_.data() + 4 * gid);
+      const std::array<double, 4> quat = euler2quat(euler);
+      std::copy(quat.begin(), quat.end(), geom_quat_.data() + 4 * gid);
       const double rgba_low[4] = {0.2, 0.2, 0.2, 1}, rgba_high[4] = {0.9, 0.9, 0.9, 1};
       for (int k = 0; k < 4; ++k) {
         // Assigned into myosuite's float32 rgba array.

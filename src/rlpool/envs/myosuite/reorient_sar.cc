@@ -47,11 +47,11 @@
 
 #include "_core/io/npy_file.h"
 #include "envs/myosuite/myo_env.h"
+#include "envs/myosuite/pen.h"
+#include "envs/myosuite/quat_math.h"
 
 namespace rlpool::myosuite {
 namespace {
-
-using Vec3 = std::array<double, 3>;
 
 struct SarParams {
   const char* cls = "";  // myosuite's class, which names its table files
@@ -101,48 +101,22 @@ std::string assets_of(const Setup& setup, const TaskBase& base) {
   return xml.substr(0, xml.size() - tail.size());
 }
 
-// quat_math.euler2quat of one Euler triple, numpy's operations in its order.
-std::array<double, 4> euler_to_quat(const Vec3& euler) {
-  const double ai = euler[2] / 2, aj = -euler[1] / 2, ak = euler[0] / 2;
-  const double si = std::sin(ai), sj = std::sin(aj), sk = std::sin(ak);
-  const double ci = std::cos(ai), cj = std::cos(aj), ck = std::cos(ak);
-  const double cc = ci * ck, cs = ci * sk, sc = si * ck, ss = si * sk;
-  return {cj * cc + sj * ss, cj * cs - sj * sc, -(cj * ss + sj * cc), cj * sc - sj * cs};
-}
-
-// vector_math.calculate_cosine of two 3-vectors: np.einsum's dot product ((x0 y0 + x2 y2) + x1 y1) over the
-// product of the norms (1 where that is zero).
-double cosine_of(const Vec3& a, const Vec3& b) {
-  double norm_product = numpy_norm(a.data(), 3) * numpy_norm(b.data(), 3);
-  if (norm_product == 0) norm_product = 1;
-  return ((a[0] * b[0] + a[2] * b[2]) + a[1] * b[1]) / norm_product;
-}
-
-class SarEnv : public MyoEnv {
+class SarEnv : public PenTwirlBase {
  public:
+  // The axes' ends are geoms, their lengths _setup's, from the model's geom_pos (a reset moves the geoms; the
+  // lengths stay).
   SarEnv(const Setup& setup, const TaskBase& base, SarParams params)
-      : MyoEnv(setup, base, {"pos_align", "rot_align", "act_reg", "drop", "bonus"}),
+      : PenTwirlBase(setup, base, {mjOBJ_GEOM, "top", "bot", "t_top", "t_bot"}),
         p_(params),
-        target_(body("target")),
-        object_(body("Object")),
-        eps_ball_(site("eps_ball")),
         success_(site("success")),
         obj_(geom("obj")),
-        tar_(geom("target")),
-        obj_t_(geom("top")),
-        obj_b_(geom("bot")),
-        tar_t_(geom("t_top")),
-        tar_b_(geom("t_bot")) {
+        tar_(geom("target")) {
     mjModel* mm = m();
     if (mm->nq < 6 || mm->nv < 6) throw std::invalid_argument(setup.id + ": the model has no six object joints");
-    site("S_grasp");  // looked up by upstream's _setup
     const std::string folder = assets_of(setup, base) + "/rlpool-data/sar/";
     for (std::size_t k = 0; k < kTables.size(); ++k) {
       tables_[k] = shared_copy(folder + p_.cls + "-" + kTables[k] + ".npy", read_table);
     }
-    // _setup's lengths, from the model's geom_pos (a reset moves the geoms; the lengths stay).
-    pen_length_ = geom_distance(obj_t_, obj_b_);
-    tar_length_ = geom_distance(tar_t_, tar_b_);
     // The model fields a reset writes besides the base's: this env's own copies. The double ones are saved
     // with the state as they are; the int and float ones (types, contact dimension, colours) through
     // `looks_`, from which apply_looks rewrites them.
@@ -186,45 +160,10 @@ class SarEnv : public MyoEnv {
   // The geom types, contact dimensions and colours from their kept mirrors, before set_state's mj_forward.
   void restore_model() override { apply_looks(); }
 
-  int geom(const std::string& name) const {
-    const int id = api().name2id(m(), mjOBJ_GEOM, name.c_str());
-    if (id < 0) throw std::invalid_argument("'" + setup_.xml_file + "' has no geom named '" + name + "'");
-    return id;
-  }
-
-  // np.linalg.norm(geom_pos[a] - geom_pos[b]) of the model.
-  double geom_distance(int a, int b) const {
-    const double* p = m()->geom_pos;
-    const Vec3 diff = {p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]};
-    return numpy_norm(diff.data(), 3);
-  }
-
-  // (geom_xpos[top] - geom_xpos[bottom]) / length.
-  Vec3 axis(int top, int bottom, double length) const {
-    const double* x = d()->geom_xpos;
-    return {(x[3 * top] - x[3 * bottom]) / length, (x[3 * top + 1] - x[3 * bottom + 1]) / length,
-            (x[3 * top + 2] - x[3 * bottom + 2]) / length};
-  }
-
-  // body_xpos[Object] - site_xpos[eps_ball].
-  Vec3 err_pos() const {
-    const double* pos = d()->xpos + 3 * object_;
-    const double* des = d()->site_xpos + 3 * eps_ball_;
-    return {pos[0] - des[0], pos[1] - des[1], pos[2] - des[2]};
-  }
-
   void observe(std::vector<double>& obs) override {
     const mjModel* mm = m();
     const mjData* dd = d();
-    obs.insert(obs.end(), dd->qpos, dd->qpos + mm->nq - 6);
-    obs.insert(obs.end(), dd->xpos + 3 * object_, dd->xpos + 3 * object_ + 3);
-    for (int i = mm->nv - 6; i < mm->nv; ++i) obs.push_back(dd->qvel[i] * dt());
-    const Vec3 rot = axis(obj_t_, obj_b_, pen_length_), des_rot = axis(tar_t_, tar_b_, tar_length_);
-    obs.insert(obs.end(), rot.begin(), rot.end());
-    obs.insert(obs.end(), des_rot.begin(), des_rot.end());
-    const Vec3 err = err_pos();
-    obs.insert(obs.end(), err.begin(), err.end());
-    for (std::size_t k = 0; k < 3; ++k) obs.push_back(rot[k] - des_rot[k]);
+    observe_pen(obs);
     if (mm->na > 0) {
       obs.insert(obs.end(), dd->actuator_length, dd->actuator_length + mm->nu);
       obs.insert(obs.end(), dd->actuator_velocity, dd->actuator_velocity + mm->nu);
@@ -234,27 +173,12 @@ class SarEnv : public MyoEnv {
   }
 
   void rewards(Rewards& r) override {
-    const mjModel* mm = m();
-    const Vec3 err = err_pos();
-    const double pos_align = numpy_norm(err.data(), 3);
-    const double rot_align = cosine_of(axis(obj_t_, obj_b_, pen_length_), axis(tar_t_, tar_b_, tar_length_));
-    const bool dropped = pos_align > 0.075;
-    const double act_mag = mm->na != 0 ? numpy_norm(d()->act, mm->na) / mm->na : 0.0;
-    r.terms[0] = -1.0 * pos_align;
-    r.terms[1] = rot_align;
-    r.terms[2] = -1.0 * act_mag;
-    r.terms[3] = -1.0 * dropped;
-    r.terms[4] = 1.0 * (rot_align > 0.9) * (pos_align < 0.075) + 5.0 * (rot_align > 0.95) * (pos_align < 0.075);
-    r.sparse = -1.0 * pos_align + rot_align;
-    r.solved = rot_align > 0.95 && !dropped;
-    r.done = dropped;
+    pen_rewards(r);
     solved_ = r.solved;
   }
 
   void reset_task(std::vector<double>& qpos, std::vector<double>& /*qvel*/) override {
-    // _setup's init_qpos[:-6] *= 0 and init_qpos[0] = -1.5 (open hand, palm up).
-    for (std::size_t i = 0; i + 6 < qpos.size(); ++i) qpos[i] *= 0;
-    qpos[0] = -1.5;
+    open_hand(qpos);
     const auto pick = static_cast<std::size_t>(rng().integer(kTypes.size()));
     const Table& table = *tables_[pick];
     const auto n = static_cast<std::uint64_t>(table.rows);
@@ -282,7 +206,7 @@ class SarEnv : public MyoEnv {
     desired[1] = rng().uniform(-0.8, 1.2);
     looks_[kSuccessRg] = 2.0;
     looks_[kSuccessRg + 1] = 0.0;
-    const auto quat = euler_to_quat(desired);
+    const auto quat = euler2quat(desired);
     std::copy(quat.begin(), quat.end(), body_quat_.data() + 4 * target_);
     apply_looks();
     // Upstream's sync_sims then runs mj_forward on the same sim; Robot.reset's mj_resetData follows, so it
@@ -312,31 +236,28 @@ class SarEnv : public MyoEnv {
   }
 
   const SarParams p_;
-  const int target_, object_, eps_ball_, success_, obj_, tar_, obj_t_, obj_b_, tar_t_, tar_b_;
+  const int success_, obj_, tar_;
   std::array<std::shared_ptr<const Table>, 4> tables_;
-  double pen_length_ = 0.0, tar_length_ = 0.0;
   std::vector<double> geom_pos_, body_quat_, looks_;
   std::vector<int> geom_type_, geom_condim_;
   std::vector<float> geom_rgba_, site_rgba_;
   bool solved_ = false;
 };
 
-const std::vector<std::pair<std::string, double>> kWeights = {
-    {"pos_align", 1.0}, {"rot_align", 1.0}, {"act_reg", 5.0}, {"drop", 5.0}, {"bonus", 10.0}};
-
 constexpr const char* kModel = "envs/myo/assets/hand/myohand_sar.xml";
 
 bool register_all() {
+  const TaskBase base{kModel, 5, pen_weights()};
   const SarParams geometries8{.cls = "Geometries8EnvV0", .one_pick = true, .colour = {1.0, 0.9, 0.0, 1.0}};
   const SarParams geometries100{.cls = "Geometries100EnvV0", .table_colour = true, .sets_condim = true};
   const SarParams in_distribution{
       .cls = "InDistribution", .colour = {38 / 255.0, 194 / 255.0, 129 / 255.0, 255 / 255.0}, .sets_condim = true};
   const SarParams out_of_distribution{
       .cls = "OutofDistribution", .colour = {128 / 255.0, 0 / 255.0, 0 / 255.0, 255 / 255.0}, .sets_condim = true};
-  register_task("myoHandReorient8-v0", {{kModel, 5, kWeights}, make_task<SarEnv>(geometries8)});
-  register_task("myoHandReorient100-v0", {{kModel, 5, kWeights}, make_task<SarEnv>(geometries100)});
-  register_task("myoHandReorientID-v0", {{kModel, 5, kWeights}, make_task<SarEnv>(in_distribution)});
-  register_task("myoHandReorientOOD-v0", {{kModel, 5, kWeights}, make_task<SarEnv>(out_of_distribution)});
+  register_task("myoHandReorient8-v0", {base, make_task<SarEnv>(geometries8)});
+  register_task("myoHandReorient100-v0", {base, make_task<SarEnv>(geometries100)});
+  register_task("myoHandReorientID-v0", {base, make_task<SarEnv>(in_distribution)});
+  register_task("myoHandReorientOOD-v0", {base, make_task<SarEnv>(out_of_distribution)});
   return true;
 }
 

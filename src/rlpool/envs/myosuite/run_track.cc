@@ -45,8 +45,10 @@
 #include <utility>
 #include <vector>
 
+#include "envs/myosuite/leg_challenge.h"
 #include "envs/myosuite/myo_env.h"
 #include "envs/myosuite/osl_control.h"
+#include "envs/myosuite/quat_math.h"
 #include "envs/myosuite/run_track_terrain.h"
 #include "envs/myosuite/walk.h"
 
@@ -205,20 +207,8 @@ class RunTrackEnv : public MyoEnv {
   void rewards(Rewards& r) override {
     const mjModel* mm = m();
     const mjData* dd = d();
-    // act_reg: np.mean(np.square(act)).
-    double act_mag = 0.0;
-    if (mm->na != 0) {
-      squares_.resize(static_cast<std::size_t>(mm->na));
-      for (int i = 0; i < mm->na; ++i) squares_[static_cast<std::size_t>(i)] = dd->act[i] * dd->act[i];
-      act_mag = numpy_sum(squares_.data(), mm->na) / mm->na;
-    }
-    // pain: get_limitfrc (J^T f over the joint-limit rows) at each pain joint's dof.
-    limit_forces();
-    double pain = 0.0;
-    for (const int dof : pain_dof_) {
-      pain += std::min(std::max(std::abs(joint_force_[static_cast<std::size_t>(dof)]), -1000.0), 1000.0) / 1000;
-    }
-    pain /= static_cast<double>(std::size(kPainJoints));
+    const double act_mag = mean_square_act(mm, dd, squares_);
+    const double pain = joint_limit_pain(mm, dd, pain_dof_, joint_force_);
     const double x = dd->qpos[0], y = dd->qpos[1];
     const bool win = y < p_.end_pos;
     const bool lose = x > p_.real_width || x < -p_.real_width || y > p_.start_pos + 2 || fallen();
@@ -299,20 +289,11 @@ class RunTrackEnv : public MyoEnv {
   // root's x-y speed turned to it.
   void randomize_heading(std::vector<double>& qpos, std::vector<double>& qvel) {
     const double orientation = rng().uniform(deg(-125), deg(-60));
-    const double w = qpos[3], x = qpos[4], y = qpos[5], z = qpos[6];
-    const double roll = std::atan2(2 * (w * x + y * z), 1 - 2 * (x * x + y * y));
-    const double sinp = 2 * (w * y - z * x);
-    const double pitch = std::abs(sinp) >= 1 ? std::copysign(std::numbers::pi / 2, sinp) : std::asin(sinp);
-    const double hr = roll * 0.5, hp = pitch * 0.5, hy = orientation * 0.5;
-    const double sr = std::sin(hr), cr = std::cos(hr), sp = std::sin(hp), cp = std::cos(hp);
-    const double sy = std::sin(hy), cy = std::cos(hy);
-    qpos[3] = cr * cp * cy + sr * sp * sy;
-    qpos[4] = sr * cp * cy - cr * sp * sy;
-    qpos[5] = cr * sp * cy + sr * cp * sy;
-    qpos[6] = cr * cp * sy - sr * sp * cy;
-    const double speed = blas_norm(qvel.data(), 2);
-    qvel[0] = std::cos(orientation) * speed;
-    qvel[1] = std::sin(orientation) * speed;
+    std::array<double, 3> euler = quat2euler_intrinsic(qpos.data() + 3);
+    euler[2] = orientation;
+    const std::array<double, 4> quat = intrinsic_euler2quat(euler);
+    std::copy(quat.begin(), quat.end(), qpos.begin() + 3);
+    turn_planar_velocity(orientation, qvel);
   }
 
   bool fallen() const {
@@ -320,27 +301,6 @@ class RunTrackEnv : public MyoEnv {
     const double head = dd->site_xpos[3 * head_ + 2];
     const double mean = (dd->xpos[3 * foot_l_ + 2] + dd->xpos[3 * foot_r_ + 2]) / 2;
     return head - mean < 0.2 || head < 0.2;
-  }
-
-  // J^T efc_force with every row but the joint limits' zeroed (mj_mulJacTVec's row order).
-  void limit_forces() {
-    const mjModel* mm = m();
-    const mjData* dd = d();
-    joint_force_.assign(static_cast<std::size_t>(mm->nv), 0.0);
-    const bool sparse = mm->opt.jacobian == mjJAC_SPARSE || (mm->opt.jacobian == mjJAC_AUTO && mm->nv >= 60);
-    for (int i = 0; i < dd->nefc; ++i) {
-      if (dd->efc_type[i] != mjCNSTR_LIMIT_JOINT) continue;
-      const double f = dd->efc_force[i];
-      if (f == 0) continue;
-      if (sparse) {
-        const int adr = dd->efc_J_rowadr[i];
-        for (int k = 0; k < dd->efc_J_rownnz[i]; ++k) {
-          joint_force_[static_cast<std::size_t>(dd->efc_J_colind[adr + k])] += dd->efc_J[adr + k] * f;
-        }
-      } else {
-        for (int j = 0; j < mm->nv; ++j) joint_force_[static_cast<std::size_t>(j)] += dd->efc_J[i * mm->nv + j] * f;
-      }
-    }
   }
 
   // hfield_data's terrain rows from the kept heights (float32 values).

@@ -34,6 +34,7 @@
 
 #include "envs/myosuite/leg_challenge.h"
 #include "envs/myosuite/pink_noise.h"
+#include "envs/myosuite/quat_math.h"
 #include "envs/myosuite/walk.h"
 
 namespace rlpool::myosuite {
@@ -68,10 +69,12 @@ struct SoccerParams {
   double max_time = 10.0;
 };
 
-class SoccerEnv : public MyoEnv {
+class SoccerEnv : public OpponentEnv {
  public:
   SoccerEnv(const Setup& setup, const TaskBase& base, SoccerParams params)
-      : MyoEnv(setup, base, {"goal_scored", "time_cost", "act_reg", "pain"}), p_(params), noise_(2, 10, 2.0) {
+      : OpponentEnv(setup, base, {"goal_scored", "time_cost", "act_reg", "pain"}, "goalkeeper"),
+        p_(params),
+        noise_(2, 10, 2.0) {
     const mjModel* mm = m();
     if (mm->nkey < 1) throw std::invalid_argument("'" + setup_.xml_file + "' has no keyframe 0");
     for (std::size_t k = 0; k < kMyoJoints.size(); ++k) {
@@ -79,7 +82,7 @@ class SoccerEnv : public MyoEnv {
       qadr_[k] = mm->jnt_qposadr[j];
       dadr_[k] = mm->jnt_dofadr[j];
     }
-    for (std::size_t k = 0; k < kOverextension.size(); ++k) limit_dof_[k] = mm->jnt_dofadr[joint(kOverextension[k])];
+    for (const char* name : kOverextension) limit_dof_.push_back(mm->jnt_dofadr[joint(name)]);
     const int root = joint("root");
     if (mm->jnt_type[root] != mjJNT_FREE) throw std::invalid_argument("'" + setup_.xml_file + "': 'root' is not free");
     root_qadr_ = mm->jnt_qposadr[root];
@@ -87,33 +90,12 @@ class SoccerEnv : public MyoEnv {
     torso_ = body("torso");
     pelvis_ = body("pelvis");
     ball_ = body("soccer_ball");
-    mocap_ = mm->body_mocapid[body("goalkeeper")];
-    if (mocap_ < 0) throw std::invalid_argument("'" + setup_.xml_file + "': the body 'goalkeeper' is not a mocap body");
-    for (std::size_t k = 0; k < 4; ++k) {
-      const char* name = std::array{"r_foot", "r_toes", "l_foot", "l_toes"}[k];
-      const int id = api().name2id(mm, mjOBJ_SENSOR, name);
-      if (id < 0) throw std::invalid_argument("'" + setup_.xml_file + "' has no sensor named '" + name + "'");
-      grf_[k] = mm->sensor_adr[id];
-    }
-    const int terrain = api().name2id(mm, mjOBJ_GEOM, "terrain");
-    if (terrain < 0) throw std::invalid_argument("'" + setup_.xml_file + "' has no geom named 'terrain'");
-    own_terrain_pos(m(), geom_pos_, terrain, -10.0);
+    grf_ = foot_touch_sensors(mm, setup_.xml_file);
+    own_terrain_pos(m(), geom_pos_, terrain_geom_id(mm, setup_.xml_file), -10.0);
     keeper_[1] = (p_.random_vel_range[0] + p_.random_vel_range[1]) / 2;
     keep(&keeper_);
     keep(noise_.buffer());
     keep(noise_.position());
-  }
-
-  void reset(Rng& pool_rng, const Output& out) override {
-    // SoccerEnvV0.reset: the base reset observes; the goalkeeper is reset after it, then mj_forward.
-    MyoEnv::reset(pool_rng, out);
-    reset_goalkeeper();
-    forward();
-  }
-
-  void step(const Action& action, Rng& rng, const Output& out) override {
-    update_goalkeeper();
-    MyoEnv::step(action, rng, out);
   }
 
  protected:
@@ -127,21 +109,13 @@ class SoccerEnv : public MyoEnv {
     obs.insert(obs.end(), dd->xpos + 3 * ball_, dd->xpos + 3 * ball_ + 3);
     obs.insert(obs.end(), dd->qpos + root_qadr_, dd->qpos + root_qadr_ + 7);
     obs.insert(obs.end(), dd->qvel + root_dadr_, dd->qvel + root_dadr_ + 6);
-    obs.insert(obs.end(), dd->actuator_length, dd->actuator_length + mm->nu);
-    for (int i = 0; i < mm->nu; ++i) obs.push_back(std::clamp(dd->actuator_velocity[i], -100.0, 100.0));
-    for (int i = 0; i < mm->nu; ++i) obs.push_back(std::clamp(dd->actuator_force[i] / 1000, -100.0, 100.0));
+    put_actuator_state(mm, dd, obs);
     if (mm->na > 0) put_act(obs);
   }
 
   void rewards(Rewards& r) override {
-    const mjModel* mm = m();
     const mjData* dd = d();
-    double act_mag = 0.0;
-    if (mm->na != 0) {
-      squares_.assign(dd->act, dd->act + mm->na);
-      for (double& a : squares_) a *= a;
-      act_mag = numpy_sum(squares_.data(), mm->na) / mm->na;
-    }
+    const double act_mag = mean_square_act(m(), dd, squares_);
     const double* ball = dd->xpos + 3 * ball_;
     const bool goal = ball[0] >= kGoalX && kYMin <= ball[1] && ball[1] <= kYMax && kZMin <= ball[2] && ball[2] <= kZMax;
     const bool timeout = dd->time >= p_.max_time;
@@ -150,7 +124,7 @@ class SoccerEnv : public MyoEnv {
     r.terms[0] = goal ? 1.0 : 0.0;
     r.terms[1] = dd->time;
     r.terms[2] = act_mag;
-    r.terms[3] = pain();
+    r.terms[3] = joint_limit_pain(m(), dd, limit_dof_, joint_force_);
     r.sparse = done ? 1.0 : 0.0;
     r.solved = goal;
     r.done = done;
@@ -169,47 +143,11 @@ class SoccerEnv : public MyoEnv {
   }
 
  private:
-  // get_jnt_limit_violation: get_limitfrc (efc_J^T of the joint-limit rows' forces) at each listed joint.
-  double pain() const {
-    const mjModel* mm = m();
-    const mjData* dd = d();
-    const bool sparse = mm->opt.jacobian == mjJAC_SPARSE || (mm->opt.jacobian == mjJAC_AUTO && mm->nv >= 60);
-    double score = 0.0;
-    for (std::size_t k = 0; k < limit_dof_.size(); ++k) {
-      const int dof = limit_dof_[k];
-      double force = 0.0;
-      for (int i = 0; i < dd->nefc; ++i) {
-        if (dd->efc_type[i] != mjCNSTR_LIMIT_JOINT) continue;
-        double jac = 0.0;
-        if (sparse) {
-          const int adr = dd->efc_J_rowadr[i];
-          for (int n = 0; n < dd->efc_J_rownnz[i]; ++n) {
-            if (dd->efc_J_colind[adr + n] == dof) jac = dd->efc_J[adr + n];
-          }
-        } else {
-          jac = dd->efc_J[static_cast<std::ptrdiff_t>(i) * mm->nv + dof];
-        }
-        force += jac * dd->efc_force[i];
-      }
-      const double term = std::abs(std::clamp(force, -1000.0, 1000.0)) / 1000;
-      score = k == 0 ? term : score + term;
-    }
-    return score / static_cast<double>(limit_dof_.size());
-  }
-
-  double goalkeeper_yaw() const { return quat2euler(d()->mocap_quat + 4 * mocap_)[2]; }
-
   // set_goalkeeper_pose: x fixed at the goal, y clipped to the goal's width.
-  void set_pose(double y, double yaw) {
-    mjData* dd = d();
-    dd->mocap_pos[3 * mocap_] = kGoalX;
-    dd->mocap_pos[3 * mocap_ + 1] = std::clamp(y, kYMin, kYMax);
-    const std::array<double, 4> q = euler2quat({0.0, 0.0, yaw});
-    std::copy(q.begin(), q.end(), dd->mocap_quat + 4 * mocap_);
-  }
+  void set_pose(double y, double yaw) { set_opponent_pose(kGoalX, std::clamp(y, kYMin, kYMax), yaw); }
 
-  // GoalKeeper.reset_goalkeeper(rng).
-  void reset_goalkeeper() {
+  // GoalKeeper.reset_goalkeeper(rng), after SoccerEnvV0.reset's base reset.
+  void reset_opponent() override {
     noise_.start(rng(), keeper_[1]);
     keeper_[2] = 0.0;
     keeper_[3] = 0.0;
@@ -228,7 +166,7 @@ class SoccerEnv : public MyoEnv {
   }
 
   // update_goalkeeper_state, then move_goalkeeper.
-  void update_goalkeeper() {
+  void update_opponent() override {
     const double speed = keeper_[1];
     std::array<double, 2> vel{0.0, 0.0};
     const auto policy = static_cast<int>(keeper_[0]);
@@ -243,18 +181,18 @@ class SoccerEnv : public MyoEnv {
     }
     keeper_[2] = vel[0];
     keeper_[3] = vel[1];
-    set_pose(y + dt() * vel[0], goalkeeper_yaw());
+    set_pose(y + dt() * vel[0], opponent_yaw());
   }
 
   const SoccerParams p_;
   ColoredNoise noise_;
   // The goalkeeper: policy, block speed, velocity (2).
   std::vector<double> keeper_{kStationary, 3.0, 0.0, 0.0};
-  std::vector<double> geom_pos_, squares_;
+  std::vector<double> geom_pos_, squares_, joint_force_;
   std::array<int, 46> qadr_{}, dadr_{};
-  std::array<int, 12> limit_dof_{};
+  std::vector<int> limit_dof_;
   std::array<int, 4> grf_{};
-  int root_qadr_ = -1, root_dadr_ = -1, torso_ = -1, pelvis_ = -1, ball_ = -1, mocap_ = -1;
+  int root_qadr_ = -1, root_dadr_ = -1, torso_ = -1, pelvis_ = -1, ball_ = -1;
 };
 
 constexpr const char* kModel = "envs/myo/assets/leg_soccer/myolegs_soccer.xml";

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "envs/myosuite/myo_env.h"
+#include "envs/myosuite/pose.h"
 
 namespace rlpool::myosuite {
 namespace {
@@ -29,10 +29,10 @@ struct TorsoParams {
   double pose_thd = 0.25;
 };
 
-class TorsoEnv : public MyoEnv {
+class TorsoEnv : public PoseRewardEnv {
  public:
   TorsoEnv(const Setup& setup, const TaskBase& base, TorsoParams params)
-      : MyoEnv(setup, base, {"pose", "bonus", "penalty", "act_reg"}), p_(std::move(params)) {
+      : PoseRewardEnv(setup, base), p_(std::move(params)) {
     // _setup: target_jnt_value = np.mean(target_jnt_range, axis=1); each joint must exist.
     for (const auto& [name, range] : p_.target_jnt_range) {
       joint(name);
@@ -62,19 +62,8 @@ class TorsoEnv : public MyoEnv {
   }
 
   void rewards(Rewards& r) override {
-    const mjModel* mm = m();
     pose_err(err_);
-    const double pose_dist = numpy_norm(err_.data(), static_cast<int>(err_.size()));
-    // obs_dict["act"] is zeros of qpos's size in a model without activations: a norm of 0.
-    const double act_mag = mm->na != 0 ? numpy_norm(d()->act, mm->na) / mm->na : 0.0;
-    const double far_th = M_PI;
-    r.terms[0] = -1.0 * pose_dist;
-    r.terms[1] = 1.0 * (pose_dist < p_.pose_thd) + 1.0 * (pose_dist < 1.5 * p_.pose_thd);
-    r.terms[2] = -1.0 * (pose_dist > far_th);
-    r.terms[3] = -1.0 * act_mag;
-    r.sparse = -1.0 * pose_dist;
-    r.solved = pose_dist < p_.pose_thd;
-    r.done = pose_dist > far_th;
+    pose_rewards(numpy_norm(err_.data(), static_cast<int>(err_.size())), p_.pose_thd, M_PI, r);
   }
 
   void reset_task(std::vector<double>& /*qpos*/, std::vector<double>& /*qvel*/) override {}
