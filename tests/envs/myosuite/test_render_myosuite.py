@@ -22,7 +22,7 @@ from myosuite_reference import Reference, start_words
 import rlpool
 
 SIZE = (160, 120)
-TASKS = ["myoHandPoseRandom-v0", "myoLegRoughTerrainWalk-v0", "MyoHandAppleLift-v0", "myoChallengeBaodingP1-v1"]
+TASKS = ["myoHandPoseRandom-v0", "myoLegRoughTerrainWalk-v0", "myoChallengeBaodingP1-v1"]
 
 
 def _frame(answer: dict) -> np.ndarray:
