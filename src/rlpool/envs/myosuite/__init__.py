@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import importlib.metadata
 import zipfile
 from collections.abc import Callable
@@ -57,48 +58,32 @@ class MyoSuiteUnavailableError(ImportError):
     """myosuite 2.11.6's models could not be had (not fetched, not unpacked): what to do."""
 
 
-def _myodm(folder: Path) -> None:
-    """MyoDM's 50 per-object models and its reference motions as ``.npy`` files (``myodm_models.write_all``)."""
-    from rlpool.envs.myosuite import myodm_models
+def _generated(module: str, function: str, what: str) -> PostUnpackStep:
+    """A step that runs ``rlpool.envs.myosuite.<module>.<function>(folder)``.
 
-    try:
-        myodm_models.write_all(folder)
-    except (OSError, ValueError) as e:
-        raise MyoSuiteUnavailableError(f"{folder}: MyoDM's models and motions could not be written: {e}") from e
+    The module is imported when the step runs (those modules use mujoco and numpy); a failure is a
+    MyoSuiteUnavailableError saying what could not be written.
+    """
 
+    def step(folder: Path) -> None:
+        write = getattr(importlib.import_module(f"rlpool.envs.myosuite.{module}"), function)
+        try:
+            write(folder)
+        except (OSError, ValueError) as e:
+            raise MyoSuiteUnavailableError(f"{folder}: {what} could not be written: {e}") from e
 
-def _sar(folder: Path) -> None:
-    """The reorientation tasks' object tables as ``.npy`` files (``sar_tables.write_sar_tables``)."""
-    from rlpool.envs.myosuite import sar_tables
-
-    try:
-        sar_tables.write_sar_tables(folder)
-    except (OSError, ValueError) as e:
-        raise MyoSuiteUnavailableError(f"{folder}: the reorientation tasks' tables could not be written: {e}") from e
-
-
-def _arm_reach(folder: Path) -> None:
-    """The myoArmReach ids' arm, as myosuite's MjSpec edit makes it (``model_edits.write_arm_reaching``)."""
-    from rlpool.envs.myosuite import model_edits
-
-    try:
-        model_edits.write_arm_reaching(folder)
-    except (OSError, ValueError) as e:
-        raise MyoSuiteUnavailableError(f"{folder}: the arm reaching model could not be written: {e}") from e
-
-
-def _table_tennis(folder: Path) -> None:
-    """The TableTennis ids' player, as myosuite's MjSpec edit makes it, compiled (``model_edits``)."""
-    from rlpool.envs.myosuite import model_edits
-
-    try:
-        model_edits.write_table_tennis(folder)
-    except (OSError, ValueError) as e:
-        raise MyoSuiteUnavailableError(f"{folder}: the table-tennis model could not be written: {e}") from e
+    return step
 
 
 POST_UNPACK: tuple[tuple[str, PostUnpackStep], ...] = (
-    ("myodm", _myodm), ("sar", _sar), ("arm_reach", _arm_reach), ("table_tennis", _table_tennis))
+    # MyoDM's 50 per-object models and its reference motions as .npy files.
+    ("myodm", _generated("myodm_models", "write_all", "MyoDM's models and motions")),
+    # The reorientation tasks' object tables as .npy files, read with ast from the wheel's source.
+    ("sar", _generated("sar_tables", "write_sar_tables", "the reorientation tasks' tables")),
+    # The myoArmReach ids' arm and the TableTennis ids' player, as myosuite's MjSpec edits make them.
+    ("arm_reach", _generated("model_edits", "write_arm_reaching", "the arm reaching model")),
+    ("table_tennis", _generated("model_edits", "write_table_tennis", "the table-tennis model")),
+)
 """The steps, ``(name, step)``, run in this order; their names are in the MARKER."""
 
 
