@@ -33,7 +33,7 @@ from scipy import stats
 import rlpool
 from rlpool.envs.myosuite.registration import registered_tasks
 
-ROTATION = 12
+ROTATION = 16
 """The full lane compares the ids outside SAMPLE in this many slices, one a day."""
 
 
