@@ -636,3 +636,24 @@ def test_python_timer_off_clears_and_restores_the_packages_timer():
     with python_timer_off():
         assert timer.value is None
     assert timer.value == before
+
+
+def test_a_compiled_model_file_loads_and_a_bad_one_is_refused(tmp_path):
+    # xml_file may name a binary model this MuJoCo saved (.mjb): the same task as from its XML.
+    import mujoco
+
+    xml = rlpool.make_spec("Ant-v5").config["xml_file"]
+    mjb = tmp_path / "ant.mjb"
+    mujoco.mj_saveModel(mujoco.MjModel.from_xml_path(xml), str(mjb), None)
+    runs = []
+    for path in (xml, str(mjb)):
+        env = rlpool.make("Ant-v5", num_envs=1, seed=3, xml_file=path)
+        obs = [env.reset()[0]] + [env.step(np.full((1, 8), 0.3, np.float32))[0] for _ in range(5)]
+        env.close()
+        runs.append(obs)
+    for a, b in zip(*runs, strict=True):
+        np.testing.assert_array_equal(a, b)
+    bad = tmp_path / "bad.mjb"
+    bad.write_bytes(b"not a model" * 10)
+    with pytest.raises(ValueError, match="not a binary model of MuJoCo"):
+        rlpool.make("Ant-v5", num_envs=1, xml_file=str(bad))

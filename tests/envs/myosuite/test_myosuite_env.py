@@ -6,11 +6,18 @@ registration) is test_myosuite_package.py.
 
 from __future__ import annotations
 
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
 import numpy as np
 import pytest
 from lane import FULL
 
 import rlpool
+from rlpool import registry
+from rlpool.envs import myosuite
 from rlpool.envs.myosuite.tasks import TASKS
 
 HORIZONS = {t.id: t.horizon for t in TASKS}
@@ -138,3 +145,51 @@ def test_a_variant_changes_the_muscles() -> None:
     for variant, least in (("myoSarcHandPoseFixed-v0", 1e-2), ("myoFatiHandPoseFixed-v0", 1e-5),
                            ("myoReafHandPoseFixed-v0", 1e-2)):
         assert np.max(np.abs(episode(variant) - base)) > least, variant
+
+
+def _assets_with(tmp_path: Path, damage: Callable[[Path], None]) -> Path:
+    """A copy of the unpacked models' folder (links to its parts, real copies of the data files), damaged."""
+    real = myosuite.assets_dir()
+    copy = tmp_path / "assets"
+    assets = copy / "myosuite" / "envs" / "myo" / "assets"
+    assets.mkdir(parents=True)
+    (copy / "myosuite" / "simhive").symlink_to(real / "myosuite" / "simhive")
+    for part in (real / "myosuite" / "envs" / "myo" / "assets").iterdir():
+        if part.name != "leg":
+            (assets / part.name).symlink_to(part)
+    shutil.copytree(real / "myosuite" / "envs" / "myo" / "assets" / "leg", assets / "leg")
+    data = Path("myosuite", "envs", "myo", "myodm", "data")
+    shutil.copytree(real / data, copy / data)
+    shutil.copytree(real / "rlpool-data", copy / "rlpool-data")
+    damage(copy)
+    return copy
+
+
+def _truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:-16])
+
+
+@pytest.mark.parametrize(("task_id", "damage", "message"), [
+    ("MyoHandAppleLift-v0",
+     lambda c: _truncate(c / "myosuite/envs/myo/myodm/data/MyoHand_apple_lift/robot.npy"), "robot.npy"),
+    ("MyoHandAppleLift-v0",
+     lambda c: (c / "myosuite/envs/myo/myodm/data/MyoHand_apple_lift/time.npy").unlink(), "time.npy"),
+    ("myoHandReorient100-v0", lambda c: _truncate(c / "rlpool-data/sar/Geometries100EnvV0-box.npy"), "box.npy"),
+    ("myoChallengeOslRunFixed-v0",
+     lambda c: (c / "myosuite/envs/myo/assets/leg/sample_gait_cycle.csv").write_text("a,b\n1,x\n"),
+     "sample_gait_cycle.csv"),
+])
+def test_a_damaged_data_file_is_refused_by_name(tmp_path: Path, task_id: str, damage: Callable[[Path], None],
+                                                message: str) -> None:
+    """The data files the tasks read besides their models (MyoDM's motions, the SAR tables, RunTrack's gait
+    cycle): a missing, truncated or garbled one is a ValueError naming the file, never a crash. The same copy
+    undamaged makes the task."""
+    for damaged in (False, True):
+        assets = _assets_with(tmp_path / str(damaged), damage if damaged else lambda c: None)
+        task = f"Copied{tmp_path.name}{damaged}-v0"
+        registry.register(task, "MyoSuite", max_episode_steps=10, task_name=task_id, _assets=str(assets))
+        if not damaged:
+            rlpool.make(task, num_envs=1).reset()
+            continue
+        with pytest.raises(ValueError, match=re.escape(message)):
+            rlpool.make(task, num_envs=1).reset()

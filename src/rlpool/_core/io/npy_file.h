@@ -1,6 +1,5 @@
-// The .npy files envs take their data from (Jumanji's Sudoku puzzle
-// databases and Sokoban level sets, MyoSuite's MyoDM reference motions):
-// numpy's format (numpy/lib/format.py, versions 1.0-3.0) read whole and
+// The .npy files envs take their data from (puzzle databases, level sets,
+// recorded motions, tables): numpy's format (numpy/lib/format.py, versions 1.0-3.0) read whole and
 // checked -- a dtype the env names, C order, the data as long as the shape
 // and the dtype's item size say -- and one shared copy of a file's contents
 // for every env reading it. What is wrong with a file is passed to the env's

@@ -46,7 +46,7 @@ class Renderer {
             const std::function<void(mjvScene&)>& edit = {});
   // The visualisation options the scene is made with (mjv_defaultOption,
   // rangefinders as the constructor says); an env may turn flags on or off
-  // before it draws (myosuite shows its muscles' actuation).
+  // before it draws (e.g. to show actuators as its reference library does).
   mjvOption& option() { return option_; }
   // Sends m's height fields to the GPU copy again, after the env rewrote
   // them (dm_control's quadruped escape makes new terrain every episode).
