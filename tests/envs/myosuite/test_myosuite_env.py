@@ -188,8 +188,11 @@ def test_a_damaged_data_file_is_refused_by_name(tmp_path: Path, task_id: str, da
         assets = _assets_with(tmp_path / str(damaged), damage if damaged else lambda c: None)
         task = f"Copied{tmp_path.name}{damaged}-v0"
         registry.register(task, "MyoSuite", max_episode_steps=10, task_name=task_id, _assets=str(assets))
-        if not damaged:
-            rlpool.make(task, num_envs=1).reset()
-            continue
-        with pytest.raises(ValueError, match=re.escape(message)):
-            rlpool.make(task, num_envs=1).reset()
+        try:
+            if not damaged:
+                rlpool.make(task, num_envs=1).reset()
+                continue
+            with pytest.raises(ValueError, match=re.escape(message)):
+                rlpool.make(task, num_envs=1).reset()
+        finally:
+            del registry._TASKS[task]
