@@ -8,6 +8,9 @@ Where a task draws new terrain at each reset (the rough-terrain walk), myosuite'
 terrain its renderer first uploaded: nothing in myosuite sends the new heightfield to its offscreen
 renderer (``SimScene.upload_height_field`` is never called). rlpool's frames show the terrain the simulation
 has; the comparison takes such a task's first episode only, and checks that its next one shows new ground.
+
+The full lane only (``RLPOOL_FULL_REFERENCE=1``): a frame's first draw through OSMesa costs seconds, and the
+default lane is at its time limit.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ def _frame(answer: dict) -> np.ndarray:
     return np.frombuffer(base64.b64decode(answer["rgb"]), np.uint8).reshape(answer["shape"])
 
 
-@pytest.mark.parametrize("task_id", TASKS if FULL else TASKS[:1])
+@pytest.mark.parametrize("task_id", TASKS if FULL else [])
 def test_frames_equal_myosuites(task_id: str) -> None:
     require(osmesa_missing())
     env = rlpool.make(task_id, num_envs=1, seed=4, render_mode="rgb_array", render_width=SIZE[0],
