@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import datetime
 import functools
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -30,6 +33,16 @@ IMPORT_PATHS = (str(TESTS), str(TESTS / "references"))
 CI = os.environ.get("CI") == "true"
 FULL = os.environ.get("RLPOOL_FULL_REFERENCE") == "1"
 LEARNING = os.environ.get("RLPOOL_LEARNING") == "1"
+DAY = datetime.date.today().toordinal()
+"""Today's number: what the full lane's rotations (``todays_slice``) turn on."""
+
+T = TypeVar("T")
+
+
+def todays_slice(items: Sequence[T], slices: int) -> list[T]:
+    """One of ``slices`` interleaved slices of ``items``, another each day: a comparison too long for one CI run
+    covers ``items`` over ``slices`` days."""
+    return list(items[DAY % slices :: slices])
 
 
 def require(missing: str | None) -> None:

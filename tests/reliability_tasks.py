@@ -74,8 +74,8 @@ LONG_EPISODE = 200
 SHORT_EPISODE = 100
 
 # Env types (by name prefix) whose steps cost a millisecond or so (DMC's many substeps of large
-# models, CarRacing's frame, Procgen's rendered frames, ViZDoom's engines, highway-env's traffic): the soak runs
-# them for fewer steps.
+# models, CarRacing's frame, Procgen's and Craftax's rendered frames, ViZDoom's engines, highway-env's traffic,
+# MyoSuite's muscle models): the soak runs them for fewer steps.
 HEAVY_ENV_TYPE_PREFIXES: tuple[str, ...] = (
     "Dmc", "CarRacing", "Procgen", "Vizdoom", "Fetch", "HandReach", "HandManipulate", "AdroitHand", "FrankaKitchen",
     "MetaWorld",
@@ -83,6 +83,7 @@ HEAVY_ENV_TYPE_PREFIXES: tuple[str, ...] = (
     "HighwayEnv", "MergeEnv", "MergeGenericEnv", "RoundaboutEnv", "RoundaboutGenericEnv", "IntersectionEnv",
     "ContinuousIntersectionEnv", "MultiAgentIntersectionEnv", "TwoWayEnv", "UTurnEnv", "ExitEnv", "ParkingEnv",
     "RacetrackEnv", "LaneKeepingEnv",
+    "CraftaxPixels", "CraftaxClassicPixels", "MyoSuite",
 )
 
 # Env types whose every env starts a process of its own (ViZDoom's engine: about a second per pool on

@@ -15,13 +15,31 @@ import numpy as np
 import pytest
 
 import rlpool
+from rlpool.registry import task
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 
-MULTI = [t for t in rlpool.list_all_envs() if rlpool.make_spec(t).arrays.num_agents > 0]
-TURN = [t for t in MULTI if rlpool.make_spec(t).arrays.turn_based]
+
+
+def _kinds() -> dict[str, tuple[bool, bool, bool]]:
+    """(multi-agent, turn-based, an ``action_mask`` observation) of each task, from one spec per env type: an env
+    type's arrays decide them, and a spec of each of the ~2,000 ids would add about 20 s to collecting the tests."""
+    by_type: dict[str, tuple[bool, bool, bool]] = {}
+    kinds = {}
+    for task_id in rlpool.list_all_envs():
+        env_type = task(task_id).env_type
+        if env_type not in by_type:
+            arrays = rlpool.make_spec(task_id).arrays
+            by_type[env_type] = (arrays.num_agents > 0, bool(arrays.turn_based), "action_mask" in arrays.obs_names)
+        kinds[task_id] = by_type[env_type]
+    return kinds
+
+
+KINDS = _kinds()
+MULTI = [t for t, (multi, _, _) in KINDS.items() if multi]
+TURN = [t for t in MULTI if KINDS[t][1]]
 SIMULTANEOUS = [t for t in MULTI if t not in TURN]
-MASKED = [t for t in SIMULTANEOUS if "action_mask" in rlpool.make_spec(t).arrays.obs_names]
+MASKED = [t for t in SIMULTANEOUS if KINDS[t][2]]
 """Simultaneous tasks with an ``action_mask`` observation: an illegal action may end their episodes (Jumanji's
 Cleaner), so their max_cycles are checked with legal actions."""
 
@@ -30,6 +48,12 @@ Cleaner), so their max_cycles are checked with legal actions."""
 def _quiet() -> None:
     # PettingZoo's tests warn about observations it finds odd (all-zero planes at a game's start).
     warnings.filterwarnings("ignore", category=UserWarning, module="pettingzoo")
+
+
+def test_each_multi_agent_task_is_of_its_env_types_kind():
+    for task_id in MULTI:
+        arrays = rlpool.make_spec(task_id).arrays
+        assert KINDS[task_id] == (arrays.num_agents > 0, bool(arrays.turn_based), "action_mask" in arrays.obs_names)
 
 
 @pytest.mark.parametrize("task_id", MULTI)

@@ -242,7 +242,7 @@ def _drive(env, dm, num_envs, rounds):
 
 @needs_ray
 @pytest.mark.parametrize("face", ["gym", "dm", "envpool-gymnasium", "envpool-dm"])
-@pytest.mark.parametrize("batch_size", [4, 2])
+@pytest.mark.parametrize("batch_size", [4, 2] if FULL else [4])
 def test_faces_same_as_local(local_ray, face, batch_size):
     kwargs = dict(num_envs=4, batch_size=batch_size, seed=11, max_episode_steps=10)
     make = {
@@ -322,7 +322,7 @@ def _all_dead(actors):
 
 
 @needs_ray
-@pytest.mark.parametrize("batch_size", [5, 2])
+@pytest.mark.parametrize("batch_size", [5, 2] if FULL else [2])
 def test_killed_worker_names_lost_envs(local_ray, batch_size):
     env = rlpool.make(TASK, num_envs=5, batch_size=batch_size, backend="ray", num_workers=2)
     try:

@@ -861,9 +861,9 @@ class PoolMachine(RuleBasedStateMachine):
 
 # Async results come back in completion order, so a sequence does not replay exactly: no shrinking
 # (the failure message carries the machine's own log of the calls instead).
-# The default run tries 40 call sequences, the full one (RLPOOL_FULL_REFERENCE=1, CI) 400.
+# The default run tries 20 call sequences, the full one (RLPOOL_FULL_REFERENCE=1, CI) 150.
 FUZZ_SETTINGS = settings(
-    max_examples=int(os.environ.get("RLPOOL_FUZZ_EXAMPLES", "400" if FULL else "20")),
+    max_examples=int(os.environ.get("RLPOOL_FUZZ_EXAMPLES", "150" if FULL else "20")),
     stateful_step_count=int(os.environ.get("RLPOOL_FUZZ_STEPS", "40")),
     deadline=None,
     database=None,

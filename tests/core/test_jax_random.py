@@ -10,8 +10,9 @@ choice (the four paths), categorical, gumbel and normal, in jax 0.10's default l
 bit, floats included: the header computes log, log1p and erf_inv the way XLA's CPU backend compiles them.
 
 jax compiles a program for each shape (about half a second each, more on a loaded machine), so the default run
-samples the shapes; ``RLPOOL_FULL_REFERENCE=1`` (CI) adds every permutation size from 1 to 300 (and 1625, 1626,
-5000), more widths, shapes and split counts, and more draws made outside jit and vmap (about 75 s).
+samples the shapes; ``RLPOOL_FULL_REFERENCE=1`` (CI) adds every permutation size from 1 to 64, every fifth to 300
+(with 127, 128, 255, 256, 1625, 1626, 5000), more widths, shapes and split counts, and more draws made outside jit and
+vmap (about 50 s).
 """
 
 from __future__ import annotations
@@ -218,7 +219,9 @@ SEEDS += np.random.default_rng(0).integers(-(2**63), 2**63 - 1, 40, dtype=np.int
 """Seeds at the edges of int32, uint32 and int64, and random int64s; jax casts a seed to int32 with x64 off."""
 
 N_KEYS = 48
-PERM_SIZES = list(range(1, 301)) + [1625, 1626, 5000] if FULL else [1, 2, 17, 300]
+PERM_SIZES = (
+    sorted({*range(1, 65), *range(65, 301, 5), 127, 128, 255, 256, 300, 1625, 1626, 5000}) if FULL else [1, 2, 17, 300]
+)
 LARGE_PERM = 100_000
 """Sizes above 1625 take two sort rounds."""
 

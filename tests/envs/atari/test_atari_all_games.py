@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -25,6 +26,7 @@ import pytest
 from xoshiro import MASK, XoshiroGenerator
 
 import rlpool
+from rlpool.cache import cache_root
 from rlpool.envs.atari.registration import GAMES, task_name
 
 gym = pytest.importorskip("gymnasium")
@@ -47,8 +49,25 @@ def screen_height(rom_id: str) -> int:
     return int(ale.getScreenDims()[0])
 
 
-# ALE's own screen heights, asked of ale-py once (not a list copied by hand).
-HEIGHTS = {rom: screen_height(rom) for rom in GAMES}
+def screen_heights() -> dict[str, int]:
+    """ALE's own screen heights (not a list copied by hand), asked of ale-py once per ale-py release and kept in
+    rlpool's cache: loading the 104 ROMs would add about 10 s to collecting the tests in every process."""
+    path = cache_root() / "test-references" / f"ale-py-{ale_py.__version__}-screen-heights.json"
+    try:
+        kept = json.loads(path.read_text())
+        if isinstance(kept, dict) and sorted(kept) == sorted(GAMES):
+            return {rom: int(h) for rom, h in kept.items()}
+    except (OSError, ValueError):
+        pass
+    heights = {rom: screen_height(rom) for rom in GAMES}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}")
+    partial.write_text(json.dumps(heights))
+    os.replace(partial, path)
+    return heights
+
+
+HEIGHTS = screen_heights()
 TALL = sorted(rom for rom, h in HEIGHTS.items() if h != 210)
 SAMPLED = GAMES if FULL else tuple(sorted(set(TALL) | set(GAMES[::4])))
 

@@ -36,7 +36,7 @@ def quiet(fn, *args, **kwargs):
 
 @pytest.mark.parametrize("task_id", IDS if FULL else SAMPLE)
 def test_same_episodes_as_minigrid(task_id):
-    totals = quiet(run_parity, task_id, episodes=20 if FULL else 2, seed=1, state_every=1 if FULL else 5)
+    totals = quiet(run_parity, task_id, episodes=10 if FULL else 2, seed=1, state_every=1 if FULL else 5)
     assert totals["steps"] > 0
 
 

@@ -49,7 +49,7 @@ def test_task_ids_are_minigrids():
 
 @pytest.mark.parametrize("task_id", IDS if FULL else SAMPLE)
 def test_same_episodes_as_minigrid(task_id):
-    totals = run_parity(task_id, episodes=20 if FULL else 3, seed=1, state_every=1 if FULL else 7)
+    totals = run_parity(task_id, episodes=10 if FULL else 3, seed=1, state_every=1 if FULL else 7)
     assert totals["steps"] > 0
 
 

@@ -21,12 +21,11 @@ reset distributions of four ids.
 
 from __future__ import annotations
 
-import datetime
 import re
 
 import numpy as np
 import pytest
-from lane import FULL
+from lane import FULL, todays_slice
 from myosuite_reference import Reference, lockstep, start_words, synced
 from scipy import stats
 
@@ -63,7 +62,7 @@ def _sample() -> tuple[list[str], list[str]]:
 
 SAMPLE, REST = _sample()
 HORIZON = {t.id: t.horizon for t in registered_tasks()}
-TODAY = REST[datetime.date.today().toordinal() % ROTATION::ROTATION]
+TODAY = todays_slice(REST, ROTATION)
 DEFAULT = ["myoHandPoseRandom-v0", "motorFingerReachRandom-v0", "myoFatiElbowPose1D6MExoRandom-v0"]
 """The default lane's ids: a short episode each."""
 

@@ -165,7 +165,7 @@ class Positions:
 
 def test_chess_matches_pgx() -> None:
     """Random play (and now and then an illegal move, which pgx plays out before its penalty) beside pgx."""
-    games = 2000 if FULL else 150
+    games = 1000 if FULL else 100
     env = Positions(pgx.make("chess"), share=0.75 if FULL else 0.5)
     rate = 0.002 if FULL else 0.005  # the default lane's games end sooner
     stats = lockstep("Chess-v1", env, encode, games=games, batch=256 if FULL else 128, seed=7, illegal_rate=rate)

@@ -48,7 +48,7 @@ def encode(s) -> bytes:
 
 
 def test_gardner_chess_matches_pgx() -> None:
-    games = 2000 if FULL else 200
+    games = 1000 if FULL else 200
     # Few illegal moves here (the next test has many), so that most games end by the rules.
     stats = lockstep(
         "GardnerChess-v1",
@@ -65,7 +65,7 @@ def test_gardner_chess_matches_pgx() -> None:
 
 def test_gardner_chess_illegal_moves_match_pgx() -> None:
     """pgx's _step on any label (off-board targets, empty or enemy squares, odd underpromotions) is followed."""
-    games = 1000 if FULL else 150
+    games = 500 if FULL else 150
     stats = lockstep(
         "GardnerChess-v1", pgx.make("gardner_chess"), encode, games=games, batch=64, seed=6, illegal_rate=0.2
     )

@@ -55,7 +55,7 @@ def encode(s) -> bytes:
 # (board size, games, batch) per lane; illegal moves (1%) end many 19x19 games early, so the 19x19 runs add
 # whole games without them.
 CASES = {
-    9: (2000, 256) if FULL else (60, 30),
+    9: (1000, 256) if FULL else (60, 30),
     13: (300, 64) if FULL else (8, 8),
     19: (100, 50) if FULL else (2, 2),
 }
@@ -188,10 +188,10 @@ def _new_game(size: int, black_player: int) -> bytes:
 
 
 ENVPOOL_CASES = {
-    "ChineseGo9x9-v1": 600 if FULL else 40,
-    "Go9x9-v1": 300 if FULL else 10,
-    "ChineseGo13x13-v1": 60 if FULL else 2,
-    "ChineseGo19x19-v1": 30 if FULL else 1,
+    "ChineseGo9x9-v1": 300 if FULL else 40,
+    "Go9x9-v1": 150 if FULL else 10,
+    "ChineseGo13x13-v1": 30 if FULL else 2,
+    "ChineseGo19x19-v1": 20 if FULL else 1,
 }
 
 

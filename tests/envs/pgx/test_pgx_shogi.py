@@ -27,9 +27,9 @@ def encode(s) -> bytes:
 
 def test_shogi_matches_pgx() -> None:
     # pgx's shogi is slow on CPU (~35 s to compile the step, ~1.3 ms per game step on 2 cores), so the default lane
-    # is small (1% illegal moves: ~100 steps a game); the full lane's 2000 games have 4% (~25 steps a game, ~70 s),
+    # is small (1% illegal moves: ~100 steps a game); the full lane's 1000 games have 4% (~25 steps a game, ~35 s),
     # and whole games are the next test's.
-    games, batch, rate = (2000, 256, 0.04) if FULL else (48, 48, 0.01)
+    games, batch, rate = (1000, 256, 0.04) if FULL else (48, 48, 0.01)
     stats = lockstep("Shogi-v1", pgx.make("shogi"), encode, games=games, batch=batch, seed=5, illegal_rate=rate)
     assert stats.games >= games and stats.illegal > 0
 

@@ -440,8 +440,8 @@ def test_crafted_states_are_refused_or_harmless() -> None:
     fassert or a crash ends that process and the blob is refused naming procgen's reason, with the env as it
     was; a blob procgen takes is loaded and stepped. Without the checker this child process ends at the
     first blob procgen fasserts on (measured: 3 games, 300 blobs each, every run). 12 blobs by default (about 2 s
-    each; fewer may all be taken), 50 with RLPOOL_FULL_REFERENCE=1 (CI; about 2 minutes on its 2 cores)."""
-    count = 50 if FULL else 12
+    each; fewer may all be taken), 30 with RLPOOL_FULL_REFERENCE=1 (CI; about a minute on its 2 cores)."""
+    count = 30 if FULL else 12
     out = subprocess.run([sys.executable, "-c", _CRAFTED, "CoinrunEasy-v0", "2", str(count)], env=os.environ,
                          capture_output=True, text=True, timeout=590)
     assert out.returncode == 0 and out.stdout.rstrip().endswith("SURVIVED"), out.stdout[-2000:] + out.stderr[-3000:]
