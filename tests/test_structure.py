@@ -204,3 +204,10 @@ def test_tests_mirror_the_source_tree() -> None:
     envs = ROOT / "tests" / "envs"
     strays = sorted(p.name for p in envs.iterdir() if p.is_dir() and p.name not in FAMILIES and p.name != "__pycache__")
     assert not strays, f"tests/envs/ folders with no family of that name in src/rlpool/envs/: {strays}"
+
+
+def test_the_longest_first_files_exist() -> None:
+    """conftest's LONGEST_FIRST names test files by path; a renamed file would silently lose its place."""
+    from conftest import LONGEST_FIRST
+
+    assert [p for p in LONGEST_FIRST if not (ROOT / p).is_file()] == []

@@ -20,6 +20,11 @@ from rlpool.registry import task
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 
 
+def _kind(task_id: str) -> tuple[bool, bool, bool]:
+    """(multi-agent, turn-based, an ``action_mask`` observation) of one task, from its spec."""
+    arrays = rlpool.make_spec(task_id).arrays
+    return arrays.num_agents > 0, bool(arrays.turn_based), "action_mask" in arrays.obs_names
+
 
 def _kinds() -> dict[str, tuple[bool, bool, bool]]:
     """(multi-agent, turn-based, an ``action_mask`` observation) of each task, from one spec per env type: an env
@@ -29,8 +34,7 @@ def _kinds() -> dict[str, tuple[bool, bool, bool]]:
     for task_id in rlpool.list_all_envs():
         env_type = task(task_id).env_type
         if env_type not in by_type:
-            arrays = rlpool.make_spec(task_id).arrays
-            by_type[env_type] = (arrays.num_agents > 0, bool(arrays.turn_based), "action_mask" in arrays.obs_names)
+            by_type[env_type] = _kind(task_id)
         kinds[task_id] = by_type[env_type]
     return kinds
 
@@ -52,8 +56,7 @@ def _quiet() -> None:
 
 def test_each_multi_agent_task_is_of_its_env_types_kind():
     for task_id in MULTI:
-        arrays = rlpool.make_spec(task_id).arrays
-        assert KINDS[task_id] == (arrays.num_agents > 0, bool(arrays.turn_based), "action_mask" in arrays.obs_names)
+        assert KINDS[task_id] == _kind(task_id), task_id
 
 
 @pytest.mark.parametrize("task_id", MULTI)
