@@ -16,7 +16,7 @@ import tarfile
 from pathlib import Path
 from types import ModuleType
 
-from gym_reference import _cache_dir
+from gym_reference import cache_dir
 
 VERSION = "0.3.6"
 SHA256 = "18f1e6c49ff4092288b657e4f983c7794693300fb853cd65d59e027defa18a40"
@@ -24,7 +24,7 @@ MODULES = ("environments/base.py", "environments/catch.py", "experiments/catch/s
 
 
 def _sdist() -> Path:
-    path = _cache_dir() / f"bsuite-{VERSION}.tar.gz"
+    path = cache_dir() / f"bsuite-{VERSION}.tar.gz"
     if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != SHA256:
         path.parent.mkdir(parents=True, exist_ok=True)
         run = subprocess.run(
@@ -47,7 +47,7 @@ def catch_module() -> ModuleType:
         return sys.modules["bsuite.environments.catch"]
     if "bsuite" in sys.modules:
         raise RuntimeError("a bsuite package is already imported; the reference loads its own")
-    root = _cache_dir() / f"bsuite-{VERSION}"
+    root = cache_dir() / f"bsuite-{VERSION}"
     if not all((root / "bsuite" / m).exists() for m in MODULES):
         with tarfile.open(_sdist()) as tar:
             for m in MODULES:

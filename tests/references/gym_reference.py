@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import os
 import subprocess
 import sys
 import warnings
@@ -24,20 +23,22 @@ from typing import Any
 import gymnasium as gym
 
 from rlpool import registry
+from rlpool.cache import cache_root
 
 # Older gymnasium releases whose env modules serve as references: version -> wheel sha256.
 WHEELS = {"1.2.2": "f04ec362b1fdf73a8b327db5ef89384a3f2ba411e05d3521513414fbbb2199c8"}
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "rlpool" / "test-references"
+def cache_dir() -> Path:
+    """Where the tests keep what they fetch or derive from a reference (wheels, sources, tables): a folder of
+    rlpool's cache (``RLPOOL_CACHE_DIR`` moves it with the rest)."""
+    return cache_root() / "test-references"
 
 
 def _wheel(version: str) -> Path:
     """gymnasium ``version``'s wheel, fetched once with pip and checked against its pinned sha256."""
     name = f"gymnasium-{version}-py3-none-any.whl"
-    path = _cache_dir() / name
+    path = cache_dir() / name
     if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != WHEELS[version]:
         path.parent.mkdir(parents=True, exist_ok=True)
         run = subprocess.run(
@@ -60,7 +61,7 @@ def legacy_module(version: str, module: str) -> ModuleType:
     name = f"gymnasium_{version.replace('.', '_')}__{module.replace('.', '_')}"
     if name in sys.modules:
         return sys.modules[name]
-    source_dir = _cache_dir() / f"gymnasium-{version}"
+    source_dir = cache_dir() / f"gymnasium-{version}"
     source = source_dir / (module.replace(".", "/") + ".py")
     if not source.exists():
         with zipfile.ZipFile(_wheel(version)) as wheel:

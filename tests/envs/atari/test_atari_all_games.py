@@ -23,10 +23,11 @@ import os
 
 import numpy as np
 import pytest
+from gym_reference import cache_dir
 from xoshiro import MASK, XoshiroGenerator
 
 import rlpool
-from rlpool.cache import cache_root
+from rlpool.cache import write_atomically
 from rlpool.envs.atari.registration import GAMES, task_name
 
 gym = pytest.importorskip("gymnasium")
@@ -52,7 +53,7 @@ def screen_height(rom_id: str) -> int:
 def screen_heights() -> dict[str, int]:
     """ALE's own screen heights (not a list copied by hand), asked of ale-py once per ale-py release and kept in
     rlpool's cache: loading the 104 ROMs would add about 10 s to collecting the tests in every process."""
-    path = cache_root() / "test-references" / f"ale-py-{ale_py.__version__}-screen-heights.json"
+    path = cache_dir() / f"ale-py-{ale_py.__version__}-screen-heights.json"
     try:
         kept = json.loads(path.read_text())
         if isinstance(kept, dict) and sorted(kept) == sorted(GAMES):
@@ -60,10 +61,7 @@ def screen_heights() -> dict[str, int]:
     except (OSError, ValueError):
         pass
     heights = {rom: screen_height(rom) for rom in GAMES}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}")
-    partial.write_text(json.dumps(heights))
-    os.replace(partial, path)
+    write_atomically(path, json.dumps(heights).encode())
     return heights
 
 
