@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 import pytest
+from lane import FULL
 
 import rlpool
 from rlpool.registry import task
@@ -54,8 +55,10 @@ def _quiet() -> None:
     warnings.filterwarnings("ignore", category=UserWarning, module="pettingzoo")
 
 
-def test_each_multi_agent_task_is_of_its_env_types_kind():
-    for task_id in MULTI:
+def test_each_task_is_of_its_env_types_kind():
+    """The classification by env type holds: for the multi-agent tasks by default; for every task in the full
+    lane (RLPOOL_FULL_REFERENCE=1, CI), which also catches a multi-agent id of a type first probed single-agent."""
+    for task_id in rlpool.list_all_envs() if FULL else MULTI:
         assert KINDS[task_id] == _kind(task_id), task_id
 
 
