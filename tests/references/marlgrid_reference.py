@@ -3,11 +3,12 @@
 EnvPool 1.2.7 needs a Python of its own (``envpool127.envpool_python()``, a cached CPython 3.13 virtualenv): the
 child makes the same id twice with the same seed -- once with pixel observations, once with
 ``observation_format="full_matrix"`` (the whole grid, which EnvPool's info does not give) -- steps both with
-the parent's actions and writes every observation, reward, flag and the agents' positions and directions to
-an npz. Both of its pools draw the same levels and act the same (the format changes no draw), so the full
-matrix at a reset is the grid behind the pixel episode. ``state_from_envpool`` turns it into an rlpool state
-blob (marlgrid_env.h's layout) for ``set_state``. Goalcycle's bonus tiles show no id in EnvPool's output, so
-their ids are a caller's guess (``bonus_order``).
+the parent's actions and writes every observation, reward, flag and the agents' positions and directions to an
+npz, by env id (EnvPool orders a batch of several players per env as its threads finished). Both of its pools
+draw the same levels and act the same (the format changes no draw), so the full matrix at a reset is the grid
+behind the pixel episode. ``state_blob`` turns it into an rlpool state blob (marlgrid_env.h's layout) for
+``set_state``. Goalcycle's bonus tiles show no id in EnvPool's output, so their ids are a caller's guess
+(``bonus_ids``).
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ for job in json.load(open(sys.argv[1])):
             for k, v in (("obs", o), ("reward", r), ("pos", p["pos"]), ("dir", p["dir"]), ("active", p["active"]),
                          ("done", p["done"])):
                 rec[k].append(per_agent(v, info))
-            rec["terminated"].append(np.asarray(te))
-            rec["truncated"].append(np.asarray(tr))
+            rows = np.argsort(np.asarray(info["env_id"]))  # envs in the order EnvPool's threads finished
+            rec["terminated"].append(np.asarray(te)[rows])
+            rec["truncated"].append(np.asarray(tr)[rows])
         out.update({k: np.stack(v) for k, v in rec.items()})
     np.savez(job["out"], **out)
     pix.close(); full.close()
