@@ -109,6 +109,7 @@ def test_bad_option(task, kwargs, exc, match):
 @pytest.mark.timeout(30)
 def test_failed_construction_leaves_no_unraisable_errors(monkeypatch):
     """A make() that raises must not also print 'Exception ignored in __del__' noise."""
+    gc.collect()  # what earlier tests in this process left is theirs
     unraisable = []
     monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
     for task, kwargs in (("BusyWork-v0", {"render_mode": "human"}),  # it does not render

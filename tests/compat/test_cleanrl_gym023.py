@@ -1,7 +1,7 @@
 """CleanRL's two EnvPool Atari scripts, as they use the env, on ``rlpool.compat.envpool_legacy`` under gym 0.23.
 
 The scripts need gym < 0.26 (their 4-tuple ``step``, ``gym.Wrapper``, ``gym.spaces.Discrete`` assert). gym 0.23.1
-goes into a throwaway virtual environment (made once, kept in pytest's cache) that sees this environment's
+goes into a virtual environment of its own (made once, kept in rlpool's cache) that sees this environment's
 packages through a ``.pth`` file; ``import envpool`` there is answered by the legacy module. Needs PyPI (or a
 pip index) the first time: without one the test skips, except under CI=true where it fails.
 """
@@ -14,12 +14,14 @@ import os
 import subprocess
 import sys
 import sysconfig
-import venv
 from pathlib import Path
 
 import pytest
+from cached_venv import cached_venv, pip_install
+from lane import require
 
 import rlpool
+from rlpool.cache import cache_root
 
 TESTS = Path(__file__).resolve().parents[1]
 GYM = "gym==0.23.1"
@@ -27,34 +29,25 @@ GYM = "gym==0.23.1"
 pytestmark = pytest.mark.skipif("Breakout-v5" not in rlpool.list_all_envs(), reason="the Atari family is not built")
 
 
-def _python(root: Path) -> Path:
-    return root / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-
-
 @pytest.fixture(scope="module")
-def gym023_python(request, tmp_path_factory) -> Path:
-    """A python with gym 0.23.1 and this environment's packages (made once, cached across runs)."""
-    cache = getattr(request.config, "cache", None)  # None under -p no:cacheprovider: made for this run only
-    root = Path(cache.mkdir("rlpool-gym023-venv")) if cache is not None else tmp_path_factory.mktemp("gym023")
-    python = _python(root)
-    marker = root / "gym-0.23.1.v2.ok"  # v2: the .pth runs addsitedir
-    if not marker.exists():
-        venv.EnvBuilder(with_pip=True, clear=True).create(root)
+def gym023_python() -> Path:
+    """A python with gym 0.23.1 and this environment's packages (made once, kept in rlpool's cache)."""
+    outer = sysconfig.get_paths()["purelib"]
+    folder = cache_root() / "integrations" / f"gym-0.23.1-cp{sys.version_info.major}{sys.version_info.minor}"
+
+    def install(python: Path) -> None:
         purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                  check=True, capture_output=True, text=True).stdout.strip()
         # addsitedir, not a bare path: the outer environment's own .pth files run too (an editable install of
         # rlpool finds its compiled extension through one).
-        outer = sysconfig.get_paths()["purelib"]
         Path(purelib, "_rlpool_outer_env.pth").write_text(f"import site; site.addsitedir({outer!r})\n")
-        pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--retries=1", "--timeout=20"]
-        done = subprocess.run([*pip, GYM], capture_output=True, text=True, timeout=300)
-        if done.returncode != 0:
-            message = f"pip could not install {GYM} (no package index reachable?):\n{done.stderr[-2000:]}"
-            if os.environ.get("CI") == "true":
-                pytest.fail(message)
-            pytest.skip(message)
-        marker.write_text("ok\n")
-    return python
+        pip_install(python, ["--retries=3", "--timeout=30", GYM])
+
+    try:
+        return cached_venv(folder, [GYM, outer], install, what="gym 0.23.1's virtualenv")
+    except Exception as e:  # no package index: the scripts cannot run here
+        require(f"pip could not install {GYM} into {folder} (no package index reachable?): {e}")
+        raise
 
 
 def run_script(python: Path, script: str, env_id: str, num_envs: int, num_steps: int, iterations: int) -> dict:

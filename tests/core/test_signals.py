@@ -204,10 +204,10 @@ XLA_RECV = """
     import jax
     env = rlpool.make("BusyWork-v0", num_envs=40, batch_size=20, num_threads=2, seed=5)
     handle, recv, _, _ = env.xla()
+    recv_xla = jax.jit(recv).lower(handle).compile()  # before the send: compiling eats into its second
     env.async_reset()
     env.recv(), env.recv()
     env.send(np.full(40, STEP_US), np.arange(40))
-    recv_xla = jax.jit(recv).lower(handle).compile()
     ready()
     out["raised"] = []
     try:

@@ -18,6 +18,9 @@ from types import ModuleType
 
 from gym_reference import cache_dir
 
+from rlpool.cache import write_atomically
+from rlpool.pinned_wheel import file_lock
+
 VERSION = "0.3.6"
 SHA256 = "18f1e6c49ff4092288b657e4f983c7794693300fb853cd65d59e027defa18a40"
 MODULES = ("environments/base.py", "environments/catch.py", "experiments/catch/sweep.py")
@@ -48,15 +51,18 @@ def catch_module() -> ModuleType:
     if "bsuite" in sys.modules:
         raise RuntimeError("a bsuite package is already imported; the reference loads its own")
     root = cache_dir() / f"bsuite-{VERSION}"
-    if not all((root / "bsuite" / m).exists() for m in MODULES):
-        with tarfile.open(_sdist()) as tar:
-            for m in MODULES:
-                member = tar.getmember(f"bsuite-{VERSION}/bsuite/{m}")
-                data = tar.extractfile(member)
-                assert data is not None
-                target = root / "bsuite" / m
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data.read())
+    def fetched() -> bool:
+        return all((root / "bsuite" / m).exists() for m in MODULES)
+
+    if not fetched():
+        cache_dir().mkdir(parents=True, exist_ok=True)
+        with file_lock(cache_dir() / f".bsuite-{VERSION}.lock"):  # another process may fetch it too
+            if not fetched():
+                with tarfile.open(_sdist()) as tar:
+                    for m in MODULES:
+                        data = tar.extractfile(tar.getmember(f"bsuite-{VERSION}/bsuite/{m}"))
+                        assert data is not None
+                        write_atomically(root / "bsuite" / m, data.read())
     # Bare packages in place of bsuite's own __init__ files (which import the whole suite).
     for package in ("bsuite", "bsuite.environments", "bsuite.experiments", "bsuite.experiments.catch"):
         module = ModuleType(package)

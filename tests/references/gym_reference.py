@@ -23,7 +23,8 @@ from typing import Any
 import gymnasium as gym
 
 from rlpool import registry
-from rlpool.cache import cache_root
+from rlpool.cache import cache_root, write_atomically
+from rlpool.pinned_wheel import file_lock
 
 # Older gymnasium releases whose env modules serve as references: version -> wheel sha256.
 WHEELS = {"1.2.2": "f04ec362b1fdf73a8b327db5ef89384a3f2ba411e05d3521513414fbbb2199c8"}
@@ -64,8 +65,11 @@ def legacy_module(version: str, module: str) -> ModuleType:
     source_dir = cache_dir() / f"gymnasium-{version}"
     source = source_dir / (module.replace(".", "/") + ".py")
     if not source.exists():
-        with zipfile.ZipFile(_wheel(version)) as wheel:
-            wheel.extract(module.replace(".", "/") + ".py", source_dir)
+        cache_dir().mkdir(parents=True, exist_ok=True)
+        with file_lock(cache_dir() / f".gymnasium-{version}.lock"):  # xdist's other worker may fetch it too
+            if not source.exists():
+                with zipfile.ZipFile(_wheel(version)) as wheel:
+                    write_atomically(source, wheel.read(module.replace(".", "/") + ".py"))
     spec = importlib.util.spec_from_file_location(name, source)
     assert spec is not None and spec.loader is not None
     loaded = importlib.util.module_from_spec(spec)

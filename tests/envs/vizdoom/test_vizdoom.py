@@ -52,12 +52,14 @@ def reference_game(scenario: str) -> vzd.DoomGame:
 
 
 def test_our_engines_leave_no_files_behind(tmp_path: Path) -> None:
-    before = set(Path(tempfile.gettempdir()).glob("rlpool-vizdoom-*"))
+    ours = f"rlpool-vizdoom-{os.getpid()}-*"  # this process's (the other xdist worker makes its own)
+    before = set(Path(tempfile.gettempdir()).glob(ours))
     env = rlpool.make("Basic-v1", num_envs=2)
     env.reset()
+    assert set(Path(tempfile.gettempdir()).glob(ours)) - before  # the pattern sees them
     env.close()
     assert list(tmp_path.iterdir()) == []  # nothing in the working folder
-    assert set(Path(tempfile.gettempdir()).glob("rlpool-vizdoom-*")) == before  # private folders removed
+    assert set(Path(tempfile.gettempdir()).glob(ours)) == before  # private folders removed
 
 
 def raw_screen(game: vzd.DoomGame) -> np.ndarray:
