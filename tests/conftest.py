@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Iterator
 
 import pytest
-from lane import CI, FULL, osmesa_missing, require
+from lane import CI, DAY, FULL, osmesa_missing, require
 
 # MuJoCo's and dm_control's Python renderers, the references for rlpool's MuJoCo frames, draw through the
 # same off-screen OpenGL as rlpool (OSMesa): chosen before any test module imports them (dm_control picks
@@ -92,7 +92,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Say which lane ran: the reference comparisons in full, or on a sample."""
     if FULL:
-        terminalreporter.write_line("lane: every reference comparison in full (RLPOOL_FULL_REFERENCE=1)")
+        terminalreporter.write_line(f"lane: every reference comparison in full (RLPOOL_FULL_REFERENCE=1), "
+                                    f"today's slices of the rotations: RLPOOL_TEST_DAY={DAY}")
     else:
         terminalreporter.write_line(
             "lane: default, each family compared with its reference on a sample; RLPOOL_FULL_REFERENCE=1 (as in CI) "

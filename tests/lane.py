@@ -33,8 +33,10 @@ IMPORT_PATHS = (str(TESTS), str(TESTS / "references"))
 CI = os.environ.get("CI") == "true"
 FULL = os.environ.get("RLPOOL_FULL_REFERENCE") == "1"
 LEARNING = os.environ.get("RLPOOL_LEARNING") == "1"
-DAY = datetime.date.today().toordinal()
-"""Today's number: what the full lane's rotations (``todays_slice``) turn on."""
+DAY = int(os.environ.setdefault("RLPOOL_TEST_DAY", str(datetime.date.today().toordinal())))
+"""Today's number: what the full lane's rotations (``todays_slice``) turn on. Set in the environment by the
+first process that imports this module, so that pytest-xdist's workers (started after it) agree across
+midnight; ``RLPOOL_TEST_DAY=<n>`` replays another day's slices (the lane's summary line names the day)."""
 
 T = TypeVar("T")
 
