@@ -8,6 +8,7 @@ pip index) the first time: without one the test skips, except under CI=true wher
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import os
@@ -33,7 +34,9 @@ pytestmark = pytest.mark.skipif("Breakout-v5" not in rlpool.list_all_envs(), rea
 def gym023_python() -> Path:
     """A python with gym 0.23.1 and this environment's packages (made once, kept in rlpool's cache)."""
     outer = sysconfig.get_paths()["purelib"]
-    folder = cache_root() / "integrations" / f"gym-0.23.1-cp{sys.version_info.major}{sys.version_info.minor}"
+    # One per outer environment (CI's virtualenv and a developer's both keep theirs).
+    tag = f"cp{sys.version_info.major}{sys.version_info.minor}-{hashlib.sha256(outer.encode()).hexdigest()[:8]}"
+    folder = cache_root() / "integrations" / f"gym-0.23.1-{tag}"
 
     def install(python: Path) -> None:
         purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
