@@ -10,9 +10,7 @@ itself stays on the current gymnasium.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
-import subprocess
 import sys
 import warnings
 import zipfile
@@ -22,9 +20,8 @@ from typing import Any
 
 import gymnasium as gym
 
-from rlpool import registry
-from rlpool.cache import cache_root, write_atomically
-from rlpool.pinned_wheel import file_lock
+from rlpool import pinned_wheel, registry
+from rlpool.cache import cache_root
 
 # Older gymnasium releases whose env modules serve as references: version -> wheel sha256.
 WHEELS = {"1.2.2": "f04ec362b1fdf73a8b327db5ef89384a3f2ba411e05d3521513414fbbb2199c8"}
@@ -36,24 +33,21 @@ def cache_dir() -> Path:
     return cache_root() / "test-references"
 
 
-def _wheel(version: str) -> Path:
-    """gymnasium ``version``'s wheel, fetched once with pip and checked against its pinned sha256."""
-    name = f"gymnasium-{version}-py3-none-any.whl"
-    path = cache_dir() / name
-    if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != WHEELS[version]:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        run = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-d", str(path.parent),
-             f"gymnasium=={version}"],
-            capture_output=True, text=True,
-        )
-        if run.returncode != 0 or not path.exists():
-            raise RuntimeError(f"could not fetch gymnasium=={version} with pip:\n{run.stdout}{run.stderr}")
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        if digest != WHEELS[version]:
-            path.unlink()
-            raise RuntimeError(f"{name} has sha256 {digest}, expected {WHEELS[version]}")
-    return path
+def _sources(version: str) -> Path:
+    """gymnasium ``version``'s Python sources, from its pinned wheel (fetched once with pip, sha256 checked,
+    unpacked under a lock by ``pinned_wheel.fetch_into``)."""
+    wheel = pinned_wheel.PinnedWheel(
+        package="gymnasium", version=version, file=f"gymnasium-{version}-py3-none-any.whl", sha256=WHEELS[version],
+        megabytes=1, purpose="the tests' older gymnasium references", needed=f"the tests need gymnasium=={version}",
+        error=RuntimeError, what_to_do="Check that pip reaches a package index.")
+
+    def unpack(path: Path, staged: Path) -> None:
+        with zipfile.ZipFile(path) as z:
+            z.extractall(staged, [n for n in z.namelist() if n.startswith("gymnasium/") and n.endswith(".py")])
+        (staged / "complete").write_text("ok\n")
+
+    return pinned_wheel.fetch_into(wheel, cache_dir() / f"gymnasium-{version}", unpack,
+                                   lambda folder: (folder / "complete").is_file())
 
 
 def legacy_module(version: str, module: str) -> ModuleType:
@@ -62,14 +56,7 @@ def legacy_module(version: str, module: str) -> ModuleType:
     name = f"gymnasium_{version.replace('.', '_')}__{module.replace('.', '_')}"
     if name in sys.modules:
         return sys.modules[name]
-    source_dir = cache_dir() / f"gymnasium-{version}"
-    source = source_dir / (module.replace(".", "/") + ".py")
-    if not source.exists():
-        cache_dir().mkdir(parents=True, exist_ok=True)
-        with file_lock(cache_dir() / f".gymnasium-{version}.lock"):  # xdist's other worker may fetch it too
-            if not source.exists():
-                with zipfile.ZipFile(_wheel(version)) as wheel:
-                    write_atomically(source, wheel.read(module.replace(".", "/") + ".py"))
+    source = _sources(version) / (module.replace(".", "/") + ".py")
     spec = importlib.util.spec_from_file_location(name, source)
     assert spec is not None and spec.loader is not None
     loaded = importlib.util.module_from_spec(spec)
